@@ -1,0 +1,47 @@
+# Diamino — the two commands a newcomer needs are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: setup run test lint format migrate worker beat bench messages clean
+
+setup: $(STAMP)
+
+# Reinstall only when the pinned dependencies change.
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+migrate: setup
+	@mkdir -p data
+	$(BIN)/python manage.py migrate --no-input
+
+run: migrate
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+worker: setup
+	$(BIN)/celery -A diamino_site worker --loglevel=INFO
+
+beat: setup
+	$(BIN)/celery -A diamino_site beat --loglevel=INFO
+
+messages: setup
+	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=data
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,56 @@
+"""Site-wide views: the home page and the health check."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _database_ok() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means "unhealthy", never a 500
+        return False, type(exc).__name__
+    return True, connection.vendor
+
+
+def _broker_ok() -> tuple[bool, str]:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return True, "eager"
+    from diamino_site.celery import app
+
+    timeout = settings.DIAMINO_HEALTH_TIMEOUT.total_seconds()
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=timeout)
+    except Exception as exc:
+        return False, type(exc).__name__
+    return True, "redis"
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Database and broker status: 200 when both answer, 503 otherwise."""
+    db_ok, db_detail = _database_ok()
+    broker_ok, broker_detail = _broker_ok()
+    healthy = db_ok and broker_ok
+    return JsonResponse(
+        {
+            "status": "ok" if healthy else "unavailable",
+            "database": {"ok": db_ok, "detail": db_detail},
+            "broker": {"ok": broker_ok, "detail": broker_detail},
+        },
+        status=200 if healthy else 503,
+    )
