@@ -1,4 +1,4 @@
-"""The only module of ``rules`` that knows Django: it registers the app."""
+"""Django app config: the only module of ``rules`` that may import Django."""
 
 from __future__ import annotations
 
@@ -6,5 +6,7 @@ from django.apps import AppConfig
 
 
 class RulesConfig(AppConfig):
+    """The rules engine as a Django app (for its data files; it has no models)."""
+
     name = "rules"
     verbose_name = "Rules"
