@@ -10,5 +10,12 @@ from accounts.models import User
 class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Diamino", {"fields": ("display_name", "language", "time_zone")}),
+        ("Diamino", {"fields": ("display_name", "language", "time_zone", "deleted_at")}),
+        (
+            "Emails",
+            {"fields": ("turn_emails", "invitation_emails", "game_over_emails")},
+        ),
     )
+    readonly_fields = ("deleted_at",)
+    list_display = ("username", "email", "display_name", "language", "is_active", "deleted_at")
+    list_filter = (*UserAdmin.list_filter, "language", "turn_emails")

@@ -6,7 +6,10 @@ import zoneinfo
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import timezone, translation
+
+LANGUAGE_CODES = ("fr", "en")
 
 
 class UserPreferencesMiddleware:
@@ -24,4 +27,24 @@ class UserPreferencesMiddleware:
                 timezone.deactivate()
         else:
             timezone.deactivate()
-        return self.get_response(request)
+        response = self.get_response(request)
+        self._remember_language_switch(request, response)
+        return response
+
+    @staticmethod
+    def _remember_language_switch(request: HttpRequest, response: HttpResponse) -> None:
+        # The header's language switch only sets a cookie, which the player's own
+        # language would override on the next page: make the switch stick.
+        user = getattr(request, "user", None)
+        if (
+            request.method != "POST"
+            or user is None
+            or not user.is_authenticated
+            or request.path != reverse("set_language")
+            or response.status_code not in (200, 204, 302)
+        ):
+            return
+        language = request.POST.get("language", "")
+        if language in LANGUAGE_CODES and language != user.language:
+            user.language = language
+            user.save(update_fields=["language"])

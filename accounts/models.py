@@ -4,11 +4,37 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
+class TurnEmails(models.TextChoices):
+    """How often a player hears that a game waits for their move."""
+
+    EACH = "each", _("Each time it is my turn")
+    DIGEST = "digest", _("One daily digest")
+    NEVER = "never", _("Never")
+
+
+class EmailKind(models.TextChoices):
+    """The kinds of email a player can turn off; each unsubscribe link names one.
+
+    ``ALL`` only appears in unsubscribe links: it turns every kind off at once.
+    """
+
+    TURN = "turn", _("your turn")
+    INVITATIONS = "invitations", _("invitations")
+    GAME_OVER = "game-over", _("finished games")
+    ALL = "all", _("all")
+
+
 class User(AbstractUser):
-    """A player. ``username`` is public; ``display_name`` is what others see."""
+    """A player. ``username`` is public; ``display_name`` is what others see.
+
+    A deleted player keeps their row (finished games keep their seats) but loses
+    every piece of personal data; ``deleted_at`` says when.
+    """
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(
@@ -24,6 +50,24 @@ class User(AbstractUser):
         default="Europe/Paris",
         help_text=_("Deadlines are shown in this time zone."),
     )
+    turn_emails = models.CharField(
+        _("emails when it is my turn"),
+        max_length=8,
+        choices=TurnEmails.choices,
+        default=TurnEmails.EACH,
+    )
+    invitation_emails = models.BooleanField(_("emails when I am invited to a game"), default=True)
+    game_over_emails = models.BooleanField(_("emails when a game of mine ends"), default=True)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
 
     def __str__(self) -> str:
+        if self.deleted_at is not None:
+            return gettext("Former player")
         return self.display_name or self.username
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    def get_absolute_url(self) -> str:
+        return reverse("accounts:player", kwargs={"username": self.username})

@@ -1,3 +1,19 @@
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("compte/", views.settings_view, name="settings"),
+    path("compte/supprimer/", views.delete_account, name="delete"),
+    path(
+        "compte/adresse-a-confirmer/",
+        views.confirm_email_first,
+        name="confirm_email_first",
+    ),
+    path("desabonnement/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("joueurs/<str:username>/", views.player_page, name="player"),
+]

@@ -86,3 +86,9 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = True
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    """Real hashing costs a second a player; tests make many players."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,157 @@
+"""Every email to a player is built here, in their language, with a way out.
+
+``build_email`` renders the triple ``emails/<name>_subject.txt``,
+``emails/<name>_body.txt`` and ``emails/<name>_body.html`` in the recipient's
+language and time zone, adds a signed one-click unsubscribe link for the kind
+of email, and sets the ``List-Unsubscribe`` headers (RFC 2369, RFC 8058).
+Callers check ``wants_email`` first, then ``build_email(...).send()``.
+
+Subject and text templates start with ``{% autoescape off %}`` (the text body
+does so by extending ``emails/base_email.txt``).
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from accounts.models import EmailKind, TurnEmails, User
+
+UNSUBSCRIBE_SALT = "accounts.unsubscribe"
+
+# Kinds a caller may send, and the preference (unsubscribe kind) each belongs to.
+# "turn" is one email per move; "turn-digest" the daily summary; both stop with "turn".
+SENDABLE_KINDS: dict[str, str] = {
+    "turn": EmailKind.TURN,
+    "turn-digest": EmailKind.TURN,
+    "invitations": EmailKind.INVITATIONS,
+    "game-over": EmailKind.GAME_OVER,
+}
+
+
+class BadUnsubscribeToken(Exception):
+    """The token was not made by us, was altered, or names no kind we know."""
+
+
+def _preference_kind(kind: str) -> str:
+    try:
+        return SENDABLE_KINDS[kind]
+    except KeyError:
+        raise ValueError(
+            f"unknown email kind {kind!r}; expected one of {sorted(SENDABLE_KINDS)}"
+        ) from None
+
+
+def absolute_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(user: User, kind: str) -> str:
+    """A signed, salted token naming the user and the kind of email to stop."""
+    if kind not in EmailKind.values:
+        raise ValueError(f"unknown unsubscribe kind {kind!r}")
+    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """The (user id, kind) a token names; ``BadUnsubscribeToken`` when it is not ours."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature as exc:
+        raise BadUnsubscribeToken(str(exc)) from exc
+    if not isinstance(data, dict):
+        raise BadUnsubscribeToken("not a mapping")
+    user_id, kind = data.get("u"), data.get("k")
+    if not isinstance(user_id, int) or kind not in EmailKind.values:
+        raise BadUnsubscribeToken("missing user or kind")
+    return user_id, kind
+
+
+def unsubscribe_url(user: User, kind: str) -> str:
+    """The absolute one-click unsubscribe link for ``kind`` ("turn", …, or "all")."""
+    path = reverse("accounts:unsubscribe", kwargs={"token": unsubscribe_token(user, kind)})
+    return absolute_url(path)
+
+
+def has_confirmed_address(user: User) -> bool:
+    from allauth.account.models import EmailAddress
+
+    return bool(user.email) and (
+        EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
+    )
+
+
+def wants_email(user: User, kind: str) -> bool:
+    """Whether ``user`` should get an email of ``kind`` now.
+
+    ``kind`` is one of "turn" (one email per move), "turn-digest" (the daily
+    summary), "invitations" or "game-over". Deleted or inactive players, and
+    players without a confirmed address, get nothing.
+    """
+    preference = _preference_kind(kind)
+    if not user.is_active or user.deleted_at is not None:
+        return False
+    if preference == EmailKind.TURN:
+        wanted = TurnEmails.DIGEST if kind == "turn-digest" else TurnEmails.EACH
+        if user.turn_emails != wanted:
+            return False
+    elif preference == EmailKind.INVITATIONS:
+        if not user.invitation_emails:
+            return False
+    elif preference == EmailKind.GAME_OVER and not user.game_over_emails:
+        return False
+    return has_confirmed_address(user)
+
+
+def build_email(
+    user: User, name: str, context: dict[str, Any], *, kind: str
+) -> EmailMultiAlternatives:
+    """The email ``emails/<name>_*`` for ``user``, ready to ``send()``.
+
+    Rendered in the user's language and time zone. The context also holds
+    ``user``, ``site_url``, ``settings_url``, ``unsubscribe_url`` and ``email_kind_label``.
+    The HTML body extends ``emails/base_email.html``, the text body ``emails/base_email.txt``:
+    both add the footer with the unsubscribe link.
+    """
+    preference = _preference_kind(kind)
+    if not user.email:
+        raise ValueError(f"user {user.pk} has no email address")
+    link = unsubscribe_url(user, preference)
+    try:
+        zone = zoneinfo.ZoneInfo(user.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo(settings.TIME_ZONE)
+    with translation.override(user.language), timezone.override(zone):
+        full_context = {
+            **context,
+            "user": user,
+            "site_url": settings.SITE_URL.rstrip("/"),
+            "settings_url": absolute_url(reverse("accounts:settings")),
+            "unsubscribe_url": link,
+            "email_kind": preference,
+            "email_kind_label": EmailKind(preference).label,
+            "language": user.language,
+        }
+        subject = render_to_string(f"emails/{name}_subject.txt", full_context)
+        text = render_to_string(f"emails/{name}_body.txt", full_context)
+        html = render_to_string(f"emails/{name}_body.html", full_context)
+    subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message

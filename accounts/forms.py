@@ -1,0 +1,83 @@
+"""The forms a player fills in about their own account."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import cache
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+@cache
+def time_zone_names() -> tuple[str, ...]:
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in time_zone_names()]
+
+
+class SettingsForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=time_zone_choices,
+        help_text=_("Deadlines are shown in this time zone."),
+    )
+
+    class Meta:
+        model = User
+        fields = [
+            "display_name",
+            "language",
+            "time_zone",
+            "turn_emails",
+            "invitation_emails",
+            "game_over_emails",
+        ]
+        labels = {
+            "display_name": _("Display name"),
+            "language": _("Language"),
+            "turn_emails": _("When it is my turn"),
+            "invitation_emails": _("When someone invites me to a game"),
+            "game_over_emails": _("When a game of mine ends"),
+        }
+        help_texts = {
+            "display_name": _("What other players see. Leave empty to show your username."),
+        }
+        widgets = {
+            "language": forms.RadioSelect,
+            "turn_emails": forms.RadioSelect,
+        }
+
+    def clean_display_name(self) -> str:
+        return " ".join(self.cleaned_data["display_name"].split())
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data["time_zone"]
+        try:
+            zoneinfo.ZoneInfo(name)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(_("Choose a time zone from the list.")) from None
+        return name
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password. Nothing was deleted."))
+        return password

@@ -1,0 +1,56 @@
+"""Changes to a player's account: each service is one transaction."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import EmailKind, TurnEmails, User
+from accounts.signals import user_deleted
+
+DELETED_USERNAME_PREFIX = "ancien-"
+
+
+@transaction.atomic
+def user_delete(*, user: User) -> User:
+    """Remove the player's personal data; keep the row so finished games keep their seats."""
+    from allauth.account.models import EmailAddress
+
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.deleted_at is not None:
+        return user
+    EmailAddress.objects.filter(user=user).delete()
+    user.username = f"{DELETED_USERNAME_PREFIX}{user.pk}"
+    user.email = ""
+    user.display_name = ""
+    user.first_name = ""
+    user.last_name = ""
+    user.set_unusable_password()
+    user.is_active = False
+    user.is_staff = False
+    user.is_superuser = False
+    user.turn_emails = TurnEmails.NEVER
+    user.invitation_emails = False
+    user.game_over_emails = False
+    user.deleted_at = timezone.now()
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    user_deleted.send(sender=User, user=user)
+    return user
+
+
+@transaction.atomic
+def email_unsubscribe(*, user_id: int, kind: str) -> User | None:
+    """Turn off one kind of email (or all); None when the player no longer exists."""
+    user = User.objects.select_for_update().filter(pk=user_id).first()
+    if user is None:
+        return None
+    if kind in (EmailKind.TURN, EmailKind.ALL):
+        user.turn_emails = TurnEmails.NEVER
+    if kind in (EmailKind.INVITATIONS, EmailKind.ALL):
+        user.invitation_emails = False
+    if kind in (EmailKind.GAME_OVER, EmailKind.ALL):
+        user.game_over_emails = False
+    user.save(update_fields=["turn_emails", "invitation_emails", "game_over_emails"])
+    return user

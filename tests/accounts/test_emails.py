@@ -1,0 +1,173 @@
+"""build_email, wants_email and the one-click unsubscribe links they carry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.test import Client
+
+from accounts.emails import build_email, unsubscribe_url, wants_email
+from accounts.models import TurnEmails, User
+from accounts.services import user_delete
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def html_of(message: mail.EmailMultiAlternatives) -> str:
+    return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
+
+
+def preferences(user: User) -> tuple[str, bool, bool]:
+    user.refresh_from_db()
+    return (user.turn_emails, user.invitation_emails, user.game_over_emails)
+
+
+def test_an_email_goes_to_the_player_with_text_html_and_one_click_unsubscribe_headers(
+    sample_email_templates: None, settings
+) -> None:
+    settings.SITE_URL = "https://diamino.example"
+    alice = make_player("alice", language="en")
+    message = build_email(alice, "sample", {"game_name": "Partie 7"}, kind="turn")
+    link = unsubscribe_url(alice, "turn")
+    assert message.to == ["alice@example.com"]
+    assert message.subject == "[Diamino] Your turn — Partie 7"
+    assert "alice: Partie 7" in message.body
+    assert link.startswith("https://diamino.example/desabonnement/")
+    assert link in message.body
+    assert link in html_of(message)
+    assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_an_english_speaking_player_gets_the_email_in_english(sample_email_templates: None) -> None:
+    message = build_email(make_player("ann", language="en"), "sample", {}, kind="game-over")
+    assert "Unsubscribe from emails about finished games" in message.body
+    assert '<html lang="en">' in html_of(message)
+
+
+def test_a_french_speaking_player_gets_the_email_in_french(sample_email_templates: None) -> None:
+    message = build_email(make_player("jean", language="fr"), "sample", {}, kind="game-over")
+    assert "Se désabonner des e-mails concernant les parties terminées" in message.body
+    assert "Vous recevez cet e-mail en tant que jean sur Diamino." in html_of(message)
+    assert '<html lang="fr">' in html_of(message)
+
+
+def test_allauth_emails_follow_the_recipients_language(
+    client: Client, mailoutbox: list[mail.EmailMessage]
+) -> None:
+    make_player("ann", language="en")
+    make_player("jean", language="fr")
+    client.post("/accounts/password/reset/", {"email": "ann@example.com"})
+    client.post("/accounts/password/reset/", {"email": "jean@example.com"})
+    assert mailoutbox[0].subject == "[Diamino] Password Reset Email"
+    assert mailoutbox[1].subject == "[Diamino] E-mail de réinitialisation de mot de passe"
+
+
+@pytest.mark.parametrize(
+    ("turn_emails", "kind", "wanted"),
+    [
+        (TurnEmails.EACH, "turn", True),
+        (TurnEmails.EACH, "turn-digest", False),
+        (TurnEmails.DIGEST, "turn", False),
+        (TurnEmails.DIGEST, "turn-digest", True),
+        (TurnEmails.NEVER, "turn", False),
+        (TurnEmails.NEVER, "turn-digest", False),
+    ],
+)
+def test_it_sends_turn_emails_as_the_player_chose(
+    turn_emails: str, kind: str, wanted: bool
+) -> None:
+    assert wants_email(make_player("alice", turn_emails=turn_emails), kind) is wanted
+
+
+def test_it_honours_the_invitation_and_game_over_switches() -> None:
+    quiet = make_player("quiet", invitation_emails=False, game_over_emails=False)
+    chatty = make_player("chatty")
+    assert (wants_email(quiet, "invitations"), wants_email(quiet, "game-over")) == (False, False)
+    assert (wants_email(chatty, "invitations"), wants_email(chatty, "game-over")) == (True, True)
+
+
+def test_deleted_inactive_and_unconfirmed_players_get_nothing() -> None:
+    deleted = user_delete(user=make_player("gone"))
+    inactive = make_player("banned", is_active=False)
+    unconfirmed = make_player("new", verified=False)
+    for user in (deleted, inactive, unconfirmed):
+        assert not any(wants_email(user, kind) for kind in ("turn", "invitations", "game-over"))
+
+
+def test_it_refuses_an_unknown_kind_of_email(sample_email_templates: None) -> None:
+    alice = make_player("alice")
+    with pytest.raises(ValueError, match="unknown email kind"):
+        wants_email(alice, "newsletter")
+    with pytest.raises(ValueError, match="unknown email kind"):
+        build_email(alice, "sample", {}, kind="newsletter")
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("turn", (TurnEmails.NEVER, True, True)),
+        ("invitations", (TurnEmails.EACH, False, True)),
+        ("game-over", (TurnEmails.EACH, True, False)),
+        ("all", (TurnEmails.NEVER, False, False)),
+    ],
+)
+def test_an_unsubscribe_link_turns_off_its_kind_of_email_without_logging_in(
+    client: Client, kind: str, expected: tuple[str, bool, bool]
+) -> None:
+    alice = make_player("alice", language="en")
+    page = client.get(unsubscribe_url(alice, kind))
+    assert page.status_code == 200
+    assert "You are unsubscribed" in page.content.decode()
+    assert preferences(alice) == expected
+
+
+def test_the_unsubscribe_page_speaks_the_players_language(client: Client) -> None:
+    jean = make_player("jean", language="fr")
+    page = client.get(unsubscribe_url(jean, "all"))
+    assert "jean@example.com ne recevra plus aucun e-mail de Diamino." in page.content.decode()
+
+
+def test_mail_providers_can_unsubscribe_in_one_click_by_post_without_a_csrf_token(
+    sample_email_templates: None,
+) -> None:
+    alice = make_player("alice")
+    message = build_email(alice, "sample", {}, kind="invitations")
+    link = message.extra_headers["List-Unsubscribe"].strip("<>")
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(link, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    assert preferences(alice) == (TurnEmails.EACH, False, True)
+
+
+def test_a_tampered_unsubscribe_link_says_so_and_changes_nothing(client: Client) -> None:
+    alice = make_player("alice", language="en")
+    link = unsubscribe_url(alice, "turn")
+    token = re.search(r"/desabonnement/([^/]+)/", link).group(1)
+    tampered = link.replace(token, token[:-3] + ("abc" if token[-3:] != "abc" else "xyz"))
+    for bad in (tampered, "/desabonnement/nonsense/"):
+        page = client.get(bad, HTTP_ACCEPT_LANGUAGE="en")
+        assert page.status_code == 400
+        assert "nothing was changed" in page.content.decode()
+    assert preferences(alice) == (TurnEmails.EACH, True, True)
+
+
+def test_a_token_signed_for_another_purpose_is_refused(client: Client) -> None:
+    from django.core import signing
+
+    alice = make_player("alice", language="en")
+    forged = signing.dumps({"u": alice.pk, "k": "all"}, salt="something-else", compress=True)
+    assert client.get(f"/desabonnement/{forged}/").status_code == 400
+    assert preferences(alice) == (TurnEmails.EACH, True, True)
+
+
+def test_emails_are_not_built_for_a_player_without_an_address(sample_email_templates: None) -> None:
+    alice = make_player("alice")
+    EmailAddress.objects.filter(user=alice).delete()
+    alice.email = ""
+    with pytest.raises(ValueError, match="no email address"):
+        build_email(alice, "sample", {}, kind="turn")

@@ -1,0 +1,197 @@
+"""The settings page, the language switch, and deleting one's account."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import TurnEmails, User
+from tests.factories import PASSWORD, make_player
+
+pytestmark = pytest.mark.django_db
+
+SETTINGS = {
+    "display_name": "  Alice   la  Reine ",
+    "language": "en",
+    "time_zone": "Asia/Tokyo",
+    "turn_emails": TurnEmails.NEVER,
+    "game_over_emails": "on",
+}
+
+
+def signed_in(username: str, **fields: object) -> tuple[Client, User]:
+    client = Client()
+    user = make_player(username, **fields)
+    client.force_login(user)
+    return client, user
+
+
+def test_the_settings_page_needs_a_log_in(client: Client) -> None:
+    response = client.get(reverse("accounts:settings"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+
+
+def test_a_player_changes_their_profile_and_email_preferences() -> None:
+    client, alice = signed_in("alice")
+    response = client.post(reverse("accounts:settings"), SETTINGS, follow=True)
+    assert "Your settings are saved." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice la Reine"
+    assert (alice.language, alice.time_zone) == ("en", "Asia/Tokyo")
+    assert (alice.turn_emails, alice.invitation_emails, alice.game_over_emails) == (
+        TurnEmails.NEVER,
+        False,
+        True,
+    )
+    assert str(alice) == "Alice la Reine"
+
+
+def test_pages_follow_the_players_language_and_time_zone() -> None:
+    client, _ = signed_in("alice", language="en", time_zone="Asia/Tokyo")
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert '<html lang="en">' in page
+    assert '<option value="Asia/Tokyo" selected>' in page
+
+
+@pytest.mark.parametrize(
+    ("zone", "message"),
+    [
+        ("Mars/Olympus", "Select a valid choice."),
+        ("../../etc/passwd", "Select a valid choice."),
+        ("", "This field is required."),
+    ],
+)
+def test_it_refuses_a_time_zone_that_does_not_exist(zone: str, message: str) -> None:
+    client, alice = signed_in("alice", language="en")
+    response = client.post(reverse("accounts:settings"), {**SETTINGS, "time_zone": zone})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    alice.refresh_from_db()
+    assert (alice.time_zone, alice.language, alice.display_name) == ("Europe/Paris", "en", "")
+
+
+def test_the_header_language_switch_sticks_for_a_signed_in_player() -> None:
+    client, alice = signed_in("alice", language="fr")
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    alice.refresh_from_db()
+    assert alice.language == "en"
+    assert '<html lang="en">' in client.get("/").content.decode()
+
+
+def test_the_nav_links_to_settings_and_the_players_own_page() -> None:
+    client, _ = signed_in("alice", language="fr")
+    page = client.get("/").content.decode()
+    assert f'href="{reverse("accounts:settings")}">Réglages</a>' in page
+    assert 'href="/joueurs/alice/"' in page
+
+
+def test_deleting_an_account_removes_personal_data_and_keeps_the_row() -> None:
+    client, alice = signed_in("alice", display_name="Alice", first_name="Alice", language="en")
+    response = client.post(reverse("accounts:delete"), {"password": PASSWORD}, follow=True)
+    assert "Your account is deleted" in response.content.decode()
+    assert not get_user(client).is_authenticated
+
+    gone = User.objects.get(pk=alice.pk)
+    assert gone.username == f"ancien-{alice.pk}"
+    assert (gone.email, gone.display_name, gone.first_name) == ("", "", "")
+    assert not gone.has_usable_password()
+    assert gone.is_active is False
+    assert gone.deleted_at is not None
+    assert not EmailAddress.objects.filter(user_id=alice.pk).exists()
+    assert not User.objects.filter(username="alice").exists()
+
+
+def test_a_deleted_player_is_called_former_player_in_each_language() -> None:
+    from django.utils import translation
+
+    from accounts.services import user_delete
+
+    gone = user_delete(user=make_player("alice", display_name="Alice"))
+    with translation.override("en"):
+        assert str(gone) == "Former player"
+    with translation.override("fr"):
+        assert str(gone) == "Ancien joueur"
+
+
+def test_a_deleted_player_cannot_log_in_again() -> None:
+    client, _ = signed_in("alice")
+    client.post(reverse("accounts:delete"), {"password": PASSWORD})
+    for login in ("alice", "alice@example.com"):
+        client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
+        assert not get_user(client).is_authenticated
+
+
+def test_a_wrong_password_deletes_nothing() -> None:
+    client, alice = signed_in("alice", language="en")
+    response = client.post(reverse("accounts:delete"), {"password": "not-mine"})
+    assert "This is not your password. Nothing was deleted." in response.content.decode()
+    alice.refresh_from_db()
+    assert (alice.username, alice.email, alice.is_active, alice.deleted_at) == (
+        "alice",
+        "alice@example.com",
+        True,
+        None,
+    )
+    assert get_user(client).is_authenticated
+
+
+def test_deletion_needs_a_post_with_the_password() -> None:
+    client, alice = signed_in("alice", language="en")
+    page = client.get(reverse("accounts:delete"))
+    assert "Delete my account for good" in page.content.decode()
+    alice.refresh_from_db()
+    assert alice.deleted_at is None
+
+
+def test_a_player_changes_their_address_once_the_new_one_is_confirmed(
+    mailoutbox: list,
+) -> None:
+    import re
+
+    client, alice = signed_in("alice", language="en")
+    client.post(reverse("account_email"), {"action_add": "", "email": "alice@new.example"})
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    assert len(mailoutbox) == 1
+    assert mailoutbox[0].to == ["alice@new.example"]
+
+    link = re.search(r"http://\S+/accounts/confirm-email/\S+/", mailoutbox[0].body).group(0)
+    client.post(link)
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+    assert list(EmailAddress.objects.filter(user=alice).values_list("email", flat=True)) == [
+        "alice@new.example"
+    ]
+
+
+def test_a_player_changes_their_password() -> None:
+    client, alice = signed_in("alice", language="en")
+    client.post(
+        reverse("account_change_password"),
+        {
+            "oldpassword": PASSWORD,
+            "password1": "nouveau-diamant-7",
+            "password2": "nouveau-diamant-7",
+        },
+    )
+    alice.refresh_from_db()
+    assert alice.check_password("nouveau-diamant-7")
+
+
+def test_a_wrong_current_password_changes_nothing() -> None:
+    client, alice = signed_in("alice", language="en")
+    response = client.post(
+        reverse("account_change_password"),
+        {
+            "oldpassword": "wrong",
+            "password1": "nouveau-diamant-7",
+            "password2": "nouveau-diamant-7",
+        },
+    )
+    assert "Please type your current password." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)

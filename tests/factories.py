@@ -1,0 +1,21 @@
+"""Plain functions that make the objects tests need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.models import EmailAddress
+
+from accounts.models import User
+
+PASSWORD = "diamant-rouge-1964"
+
+
+def make_player(
+    username: str, *, verified: bool = True, password: str = PASSWORD, **fields: Any
+) -> User:
+    """A player with ``password`` and a primary allauth address, confirmed unless told."""
+    fields.setdefault("email", f"{username.lower()}@example.com")
+    user = User.objects.create_user(username=username, password=password, **fields)
+    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=verified)
+    return user
