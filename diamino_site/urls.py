@@ -12,5 +12,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
-    path("", include("games.urls")),
+    path("", include("games.urls", namespace="games")),
 ]

@@ -1,3 +1,24 @@
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("parties/", views.lobby, name="lobby"),
+    path("parties/mes-parties/", views.my_games, name="mine"),
+    path("parties/a-moi/", views.next_game, name="next"),
+    path("parties/nouvelle/", views.create, name="create"),
+    path("parties/<int:game_id>/", views.page, name="page"),
+    path("parties/<int:game_id>/rejoindre/", views.join, name="join"),
+    path("parties/<int:game_id>/quitter/", views.leave, name="leave"),
+    path("parties/<int:game_id>/commencer/", views.start, name="start"),
+    path("parties/<int:game_id>/inviter/", views.invite, name="invite"),
+    path("parties/<int:game_id>/apercu/", views.preview, name="preview"),
+    path("parties/<int:game_id>/jouer/", views.play, name="play"),
+    path("parties/<int:game_id>/abandonner/", views.resign, name="resign"),
+    path("parties/<int:game_id>/chat/", views.chat, name="chat"),
+    path("parties/<int:game_id>/partie.json", views.record, name="record"),
+    path("verifier-un-mot/", views.check_word, name="check_word"),
+]

@@ -1,0 +1,39 @@
+"""Why a service refused: one exception with a stable code and a message for the player."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class GameError(Exception):
+    """A request the site refuses before the rules are even asked.
+
+    ``code`` is stable for callers and tests; ``message`` is translatable and
+    tells the player what happened. ``status`` is the HTTP status a view
+    answers with.
+    """
+
+    def __init__(self, code: str, message: str, *, status: int = 400) -> None:
+        super().__init__(str(message))
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def moved_on() -> GameError:
+    return GameError(
+        "moved-on",
+        _(
+            "The game has moved on since you loaded the page: your move was not played. "
+            "Look at the board again."
+        ),
+        status=409,
+    )
+
+
+def not_a_player() -> GameError:
+    return GameError("not-a-player", _("You do not have a seat in this game."), status=403)
+
+
+def not_running() -> GameError:
+    return GameError("not-running", _("This game is not being played."), status=409)

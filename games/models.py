@@ -1,0 +1,180 @@
+"""Tables, seats, moves and invitations.
+
+A game's rules live in ``rules/``; these rows only store what happened. The
+``state`` on ``Game`` is a cache of the engine's state after the last move:
+replaying the ``Move`` rows through the engine gives the same state (tested).
+Private columns (a seat's hand, the tiles a move drew or returned, the state)
+never reach a template for a player: ``games/selectors.py`` builds what pages
+show.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Mode(models.TextChoices):
+    MARQUE = "marque", _("Avec marque")
+    SANS_MARQUE = "sans-marque", _("Sans marque")
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ANNULLED = "annulled", _("Annulled")
+
+    class End(models.TextChoices):
+        OUT = "out", _("A player went out")
+        BLOCKED = "blocked", _("Blocked")
+        LAST_PLAYER = "last-player", _("Last player left")
+
+    mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices)
+    layout = models.CharField(_("board layout"), max_length=40, default="classique")
+    tiles = models.CharField(_("tile set"), max_length=40, default="classique")
+    word_list = models.CharField(_("word list"), max_length=20)
+    seats_wanted = models.PositiveSmallIntegerField(_("number of seats"))
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), default=3)
+    invitation_only = models.BooleanField(_("by invitation only"), default=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The engine's start: the deal (every hand and the reserve in draw order)
+    # and the first-player draw (R-SETUP-1). Private until the game is over.
+    setup = models.JSONField(_("set-up"), null=True, blank=True)
+    first_player_draw = models.JSONField(_("first-player draw"), default=list, blank=True)
+    # The engine's state after move ``move_count``: a cache of the moves.
+    state = models.JSONField(_("state"), null=True, blank=True)
+    move_count = models.PositiveIntegerField(_("moves played"), default=0)
+    # Who is to move (a copy of the state's turn, for listing games by turn)
+    # and when they got the turn: the deadline is computed from it.
+    to_move = models.ForeignKey(
+        "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    end = models.CharField(_("end"), max_length=12, choices=End.choices, blank=True)
+    annulled_reason = models.TextField(_("reason for annulment"), blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_mode_display()}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ANNULLED)
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Playing")
+        RESIGNED = "resigned", _("Resigned")
+        TIMED_OUT = "timed-out", _("Timed out")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    # The engine's player index, assigned at the start after the first-player
+    # draw (position 0 plays first); null while the table is open.
+    position = models.PositiveSmallIntegerField(_("position"), null=True, blank=True)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    hand = models.CharField(_("hand"), max_length=120, blank=True)  # private (R-HIDE-1)
+    score = models.IntegerField(_("score"), default=0)
+    is_winner = models.BooleanField(_("winner"), default=False)
+    rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player"),
+            models.UniqueConstraint(fields=["game", "position"], name="one_player_per_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.game_id}"
+
+
+class Move(models.Model):
+    class Kind(models.TextChoices):
+        PLACE = "place", _("Placement")
+        EXCHANGE = "exchange", _("Exchange")
+        PASS = "pass", _("Pass")
+        RESIGN = "resign", _("Resignation")
+        TIMEOUT = "timeout", _("Time-out")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField(_("number"))  # 1, 2, 3… in order played
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    # The move exactly as the game record writes it (RECORD.md), with its draw:
+    # replaying these through the engine rebuilds the game. Private: it names
+    # the tiles drawn and exchanged.
+    record = models.JSONField(_("record"))
+    notation = models.CharField(_("notation"), max_length=120)
+    words = models.JSONField(_("words"), default=list, blank=True)
+    points = models.IntegerField(_("points"), default=0)
+    tiles_drawn = models.CharField(_("tiles drawn"), max_length=60, blank=True)  # private
+    tiles_returned = models.CharField(_("tiles returned"), max_length=60, blank=True)  # private
+    created_at = models.DateTimeField(_("played"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_move_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}.{self.number} {self.notation}"
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "invitee"], name="one_invitation_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} → {self.game_id}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"

@@ -1,0 +1,97 @@
+"""What the game pages show, as plain values built on the server.
+
+Templates receive these and nothing else about a game's tiles: a ``GameView``
+is built for one viewer and holds that viewer's hand only (R-HIDE-1). The
+staff replay is the one place that builds views with every hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class SquareView:
+    """One square of the board as a viewer sees it."""
+
+    name: str  # "H8"
+    col: int
+    row: int
+    kind: str  # "plain", "start", "black", "green", "red"
+    letter: str | None = None  # the letter shown, upper case; None when empty
+    is_diable: bool = False  # the tile is a diable standing for ``letter``
+    value: int | None = None  # the tile's points (0 for a diable)
+    is_last_move: bool = False  # placed by the latest move
+
+    @property
+    def accessible_name(self) -> str:
+        """e.g. "H8, Départ, vide" — filled by the template with translated words."""
+        return self.name
+
+
+@dataclass(frozen=True)
+class TileView:
+    """A tile in the viewer's own hand."""
+
+    index: int  # slot 0..n-1 (slots are numbered 1..12 in avec marque, R-BOARD-2)
+    letter: str  # "A".."Z", or "?" for a diable
+    value: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    position: int
+    name: str
+    profile_url: str | None
+    hand_size: int
+    score: int
+    status: str  # "active", "resigned", "timed-out"
+    is_turn: bool
+    is_me: bool
+    is_winner: bool = False
+    deadline: datetime | None = None
+    on_vacation: bool = False
+    final_hand: str | None = None  # revealed only when the game is over
+
+
+@dataclass(frozen=True)
+class MoveView:
+    number: int
+    player: str
+    kind: str  # "place", "exchange", "pass", "resign", "timeout"
+    notation: str
+    words: tuple[str, ...]
+    points: int
+    played_at: datetime
+
+
+@dataclass(frozen=True)
+class DrawRound:
+    """One round of the first-player draw (R-SETUP-1): who drew which tile."""
+
+    draws: tuple[tuple[str, str], ...]  # (player name, tile)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Everything the game page shows to one viewer."""
+
+    version: int  # the move counter the page was built at; sent back with every move
+    mode: str  # "marque" or "sans-marque"
+    status: str  # "open", "running", "finished", "annulled"
+    columns: tuple[str, ...]
+    rows: tuple[tuple[SquareView, ...], ...]
+    seats: tuple[SeatView, ...]
+    reserve_size: int
+    my_hand: tuple[TileView, ...] | None  # None for spectators
+    my_position: int | None
+    is_my_turn: bool
+    can_exchange: bool
+    moves: tuple[MoveView, ...]
+    first_player_draw: tuple[DrawRound, ...] = ()
+    over: bool = False
+    end: str | None = None  # "out", "blocked", "last-player"
+    winners: tuple[str, ...] = ()
+    hand_slots: int = 0  # 12 in avec marque (R-BOARD-2), 0 otherwise
+    letter_values: dict[str, int] = field(default_factory=dict)

@@ -1,0 +1,201 @@
+"""Reads: what each page shows, built for one viewer.
+
+``game_view`` is the only way a template learns about a game's tiles, and it
+puts the viewer's own hand in and nobody else's (R-HIDE-1) until the game is
+over. Query counts stay flat: the seats (with players) and the moves are each
+fetched once, whatever the number of moves.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+import rules
+from accounts.models import User
+from games import engine as game_engine
+from games.models import Game, Move, Seat
+from games.presenters import DrawRound, GameView, MoveView, SeatView, SquareView, TileView
+
+SQUARE_KIND_NAMES = {".": "plain", "D": "start", "#": "black", "G": "green", "R": "red"}
+
+
+def seat_name(seat: Seat) -> str:
+    return str(seat.player)
+
+
+def deadline_of(game: Game) -> datetime | None:
+    """When the player to move times out: turn start + days per move (R-END-4)."""
+    if game.status != Game.Status.RUNNING or game.turn_started_at is None:
+        return None
+    return game.turn_started_at + timedelta(days=game.days_per_move)
+
+
+def _profile_url(seat: Seat) -> str | None:
+    player = seat.player
+    if getattr(player, "deleted_at", None) is not None or not player.is_active:
+        return None
+    return reverse("accounts:player", args=[player.username])
+
+
+def game_view(game: Game, viewer: User | None) -> GameView:
+    """The game page's content for ``viewer`` (None or anonymous: a spectator)."""
+    config = game_engine.config_of(game)
+    layout = config.layout
+    seats = list(game.seats.select_related("player").order_by("position", "joined_at"))
+    moves = list(game.moves.select_related("seat__player").order_by("number"))
+    me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
+    values = dict(config.tiles.values)
+
+    state = rules.state_from_dict(game.state, config) if game.state else None
+    over = game.is_over
+    board = state.board if state else "." * (layout.width * layout.height)
+    last = _last_squares(moves[-1]) if moves else set()
+    columns = tuple(rules.format_square(c, 0)[0] for c in range(layout.width))
+    rows = []
+    for r in range(layout.height):
+        row = []
+        for c in range(layout.width):
+            i = r * layout.width + c
+            ch = board[i]
+            name = layout.name_of(i)
+            letter = None if ch == "." else ch.upper()
+            row.append(
+                SquareView(
+                    name=name,
+                    col=c,
+                    row=r,
+                    kind=SQUARE_KIND_NAMES[layout.cells[i]],
+                    letter=letter,
+                    is_diable=ch.islower(),
+                    value=None if letter is None else (0 if ch.islower() else values.get(ch, 0)),
+                    is_last_move=name in last,
+                )
+            )
+        rows.append(tuple(row))
+
+    deadline = deadline_of(game)
+    turn = state.turn if state and not state.over else None
+    winners = set(state.result.winners) if state and state.result else set()
+    seat_views = tuple(
+        SeatView(
+            position=s.position if s.position is not None else k,
+            name=seat_name(s),
+            profile_url=_profile_url(s),
+            hand_size=len(state.hands[s.position]) if state else 0,
+            score=state.scores[s.position] if state else 0,
+            status=state.status[s.position] if state else s.status,
+            is_turn=turn is not None and s.position == turn,
+            is_me=me is not None and s.pk == me.pk,
+            is_winner=s.position in winners,
+            deadline=deadline if turn is not None and s.position == turn else None,
+            final_hand="".join(state.hands[s.position]) if (state and over) else None,
+        )
+        for k, s in enumerate(seats)
+    )
+    my_hand = None
+    my_position = None
+    if me is not None and state is not None:
+        my_position = me.position
+        my_hand = tuple(
+            TileView(index=k, letter=t, value=values.get(t, 0))
+            for k, t in enumerate(state.hands[me.position])
+        )
+    by_pk = {s.pk: seat_name(s) for s in seats}
+    return GameView(
+        version=game.move_count,
+        mode=game.mode,
+        status=game.status,
+        columns=columns,
+        rows=tuple(rows),
+        seats=seat_views,
+        reserve_size=len(state.reserve) if state else 0,
+        my_hand=my_hand,
+        my_position=my_position,
+        is_my_turn=bool(state and me and turn == me.position and game.status == "running"),
+        can_exchange=bool(state and state.reserve),
+        moves=tuple(
+            MoveView(
+                number=m.number,
+                player=seat_name(m.seat),
+                kind=m.kind,
+                notation=m.notation,
+                words=tuple(m.words),
+                points=m.points,
+                played_at=m.created_at,
+            )
+            for m in moves
+        ),
+        first_player_draw=tuple(
+            DrawRound(tuple((by_pk.get(pk, "?"), tile) for pk, tile in round_))
+            for round_ in game.first_player_draw
+        ),
+        over=over,
+        end=game.end or None,
+        winners=tuple(seat_name(s) for s in seats if s.position in winners),
+        hand_slots=12 if game.mode == "marque" else 0,
+        letter_values=values,
+    )
+
+
+def _last_squares(move: Move) -> set[str]:
+    return {square for square, _letter in move.record.get("place", [])}
+
+
+def replay_steps(game: Game) -> list[list[list[object]]]:
+    """The placements of each move, for the finished game's replay stepper."""
+    steps = []
+    for record in game.moves.order_by("number").values_list("record", flat=True):
+        steps.append([[sq, ch.upper(), ch.islower()] for sq, ch in record.get("place", [])])
+    return steps
+
+
+# --- lists -----------------------------------------------------------------------
+
+
+def open_tables(viewer: User | None) -> QuerySet[Game]:
+    """Tables waiting for players: public ones, and those the viewer is invited to."""
+    tables = Game.objects.filter(status=Game.Status.OPEN)
+    visible = Q(invitation_only=False)
+    if viewer is not None and viewer.is_authenticated:
+        visible |= Q(invitations__invitee=viewer) | Q(seats__player=viewer)
+    return (
+        tables.filter(visible)
+        .distinct()
+        .select_related("creator")
+        .prefetch_related("seats__player")
+        .order_by("-created_at")
+    )
+
+
+def my_games(player: User) -> dict[str, list[Game]]:
+    """The player's games: my turn (nearest deadline first), waiting, open, finished."""
+    seats = Seat.objects.filter(player=player).select_related("game")
+    my_turn: list[Game] = []
+    waiting: list[Game] = []
+    open_: list[Game] = []
+    finished: list[Game] = []
+    for seat in seats:
+        game = seat.game
+        game.deadline = deadline_of(game)
+        game.my_seat = seat
+        if game.status == Game.Status.RUNNING:
+            (my_turn if game.to_move_id == seat.pk else waiting).append(game)
+        elif game.status == Game.Status.OPEN:
+            open_.append(game)
+        else:
+            finished.append(game)
+    far = timezone.now() + timedelta(days=3650)
+    my_turn.sort(key=lambda g: g.deadline or far)
+    waiting.sort(key=lambda g: g.deadline or far)
+    finished.sort(key=lambda g: g.finished_at or g.created_at, reverse=True)
+    return {"my_turn": my_turn, "waiting": waiting, "open": open_, "finished": finished[:50]}
+
+
+def next_game_to_play(player: User) -> Game | None:
+    """The game where it is the player's turn with the nearest deadline."""
+    games = my_games(player)["my_turn"]
+    return games[0] if games else None

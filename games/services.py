@@ -1,0 +1,365 @@
+"""The only way a game changes.
+
+Every service is one transaction. Those that change a running game lock its
+row (``select_for_update``), check the move number the client saw, let
+``rules/`` judge the move, and save the Move row and the new state together;
+notifications are queued in the same transaction (``games/notify.py``). A
+refusal raises ``GameError`` or the engine's ``IllegalMove`` and leaves the
+database as it was.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+import rules
+from accounts.models import User
+from accounts.permissions import can_play
+from games import engine as game_engine
+from games.errors import GameError, moved_on, not_a_player, not_running
+from games.models import ChatMessage, Game, Invitation, Mode, Move, Seat
+
+CHAT_MAX_LENGTH = 500
+CHAT_MAX_PER_MINUTE = 6
+
+
+def _system_rng() -> random.Random:
+    return secrets.SystemRandom()
+
+
+def _require_player(user: User) -> None:
+    if not can_play(user):
+        raise GameError(
+            "unverified",
+            _("Confirm your email address before you create or join a game."),
+            status=403,
+        )
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError("no-game", _("There is no such game."), status=404) from None
+
+
+# --- tables ------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator: User,
+    mode: str,
+    seats: int,
+    days_per_move: int = 3,
+    invitation_only: bool = False,
+    invitees: Iterable[User] = (),
+) -> Game:
+    """Open a table; the creator takes the first seat."""
+    _require_player(creator)
+    if mode not in Mode.values:
+        raise GameError("bad-mode", _("Choose avec marque or sans marque."))
+    allowed = rules.player_counts(mode)
+    if seats not in allowed:
+        raise GameError(
+            "bad-seats",
+            _("This mode is played by %(low)d to %(high)d players.")
+            % {"low": allowed.start, "high": allowed.stop - 1},
+        )
+    if days_per_move not in settings.DIAMINO_DAYS_PER_MOVE_CHOICES:
+        raise GameError("bad-days", _("Choose 1, 2, 3, 5, 7 or 14 days per move."))
+    game = Game.objects.create(
+        mode=mode,
+        seats_wanted=seats,
+        days_per_move=days_per_move,
+        invitation_only=invitation_only,
+        creator=creator,
+        word_list=game_engine.current_word_list_id(),
+    )
+    Seat.objects.create(game=game, player=creator)
+    for invitee in invitees:
+        _invite(game, creator, invitee)
+    return game
+
+
+def _invite(game: Game, by: User, invitee: User) -> Invitation:
+    if invitee == by or game.seats.filter(player=invitee).exists():
+        raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
+    if not invitee.is_active:
+        raise GameError("no-player", _("There is no such player."), status=404)
+    invitation, _created = Invitation.objects.get_or_create(
+        game=game, invitee=invitee, defaults={"invited_by": by}
+    )
+    from games import notify
+
+    notify.invitation(invitation)
+    return invitation
+
+
+@transaction.atomic
+def game_invite(*, game_id: int, by: User, invitee: User) -> Invitation:
+    """Invite a player to an open table (any seated player may invite)."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise GameError("not-open", _("This table has already started."), status=409)
+    if not game.seats.filter(player=by).exists():
+        raise not_a_player()
+    return _invite(game, by, invitee)
+
+
+@transaction.atomic
+def game_join(*, game_id: int, player: User, rng: random.Random | None = None) -> Seat:
+    """Take a seat at an open table; the game starts when the last seat is taken."""
+    _require_player(player)
+    game = _locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise GameError("not-open", _("This table has already started."), status=409)
+    if game.seats.filter(player=player).exists():
+        raise GameError("already-seated", _("You already have a seat at this table."), status=409)
+    invitation = game.invitations.filter(invitee=player).first()
+    if game.invitation_only and invitation is None:
+        raise GameError("invitation-only", _("This table is by invitation only."), status=403)
+    if game.seats.count() >= game.seats_wanted:
+        raise GameError("full", _("This table is full."), status=409)
+    seat = Seat.objects.create(game=game, player=player)
+    if invitation is not None:
+        invitation.status = Invitation.Status.ACCEPTED
+        invitation.save(update_fields=["status"])
+    if game.seats.count() == game.seats_wanted:
+        _start(game, rng or _system_rng())
+    return seat
+
+
+@transaction.atomic
+def game_leave(*, game_id: int, player: User) -> None:
+    """Give up a seat before the start; the creator leaving closes the table."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise GameError("not-open", _("The game has started: resign instead."), status=409)
+    seat = game.seats.filter(player=player).first()
+    if seat is None:
+        raise not_a_player()
+    if player == game.creator:
+        game.delete()
+        return
+    seat.delete()
+    game.invitations.filter(invitee=player).update(status=Invitation.Status.DECLINED)
+
+
+@transaction.atomic
+def game_start(*, game_id: int, by: User, rng: random.Random | None = None) -> Game:
+    """The creator starts the table with the players seated (at least 2)."""
+    game = _locked_game(game_id)
+    if game.creator_id != by.pk:
+        raise GameError("not-creator", _("Only the table's creator can start it."), status=403)
+    if game.status != Game.Status.OPEN:
+        raise GameError("not-open", _("This table has already started."), status=409)
+    if game.seats.count() < 2:
+        raise GameError("too-few", _("At least two players are needed to start."), status=409)
+    _start(game, rng or _system_rng())
+    return game
+
+
+def _start(game: Game, rng: random.Random) -> None:
+    """First-player draw (R-SETUP-1), seating in play order, deal (R-SETUP-4)."""
+    seats = list(game.seats.order_by("joined_at", "pk"))
+    started = game_engine.start(game, len(seats), rng)
+    for position, index in enumerate(started.rotation):
+        seat = seats[index]
+        seat.position = position
+        seat.hand = "".join(started.state.hands[position])
+        seat.save(update_fields=["position", "hand"])
+    game.to_move = seats[started.rotation[0]]
+    game.first_player_draw = [
+        [[seats[index].pk, tile] for index, tile in round_] for round_ in started.draw.rounds
+    ]
+    game.setup = started.setup
+    game.state = rules.state_to_dict(started.state)
+    game.status = Game.Status.RUNNING
+    game.started_at = game.turn_started_at = timezone.now()
+    game.seats_wanted = len(seats)
+    game.save()
+    game.invitations.filter(status=Invitation.Status.PENDING).delete()
+    from games import notify
+
+    notify.game_started(game)
+
+
+# --- moves ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a placement would do, judged without saving (``move_preview``)."""
+
+    ok: bool
+    words: tuple[str, ...] = ()
+    devils: tuple[str, ...] = ()
+    points: int = 0
+    goes_out: bool = False
+    returns_needed: int = 0
+    message: str = ""
+    rule: str = ""
+    code: str = ""
+
+
+def _seat_of(game: Game, player: User) -> Seat:
+    seat = game.seats.filter(player=player).first()
+    if seat is None:
+        raise not_a_player()
+    return seat
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if version is None or version != game.move_count:
+        raise moved_on()
+
+
+def move_preview(*, game_id: int, player: User, version: int, move: rules.Move) -> Preview:
+    """Judge ``move`` for ``player`` without saving anything."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameError("no-game", _("There is no such game."), status=404)
+    if game.status != Game.Status.RUNNING:
+        raise not_running()
+    seat = _seat_of(game, player)
+    _check_version(game, version)
+    return game_engine.preview(game, seat.position, move, get_language() or player.language)
+
+
+@transaction.atomic
+def move_submit(
+    *,
+    game_id: int,
+    player: User,
+    version: int,
+    move: rules.Move,
+    rng: random.Random | None = None,
+) -> Move:
+    """Play ``move`` (place, exchange or pass) for ``player`` at move ``version``."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise not_running()
+    seat = _seat_of(game, player)
+    _check_version(game, version)
+    if isinstance(move, rules.Resign):
+        raise GameError("bad-move", _("Use the resign button to resign."))
+    move = game_engine.with_player(move, seat.position)
+    return _play(game, seat, move, rng or _system_rng())
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, player: User) -> Move:
+    """Leave a running game (R-END-4); allowed at any time, not only in turn."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.RUNNING:
+        raise not_running()
+    seat = _seat_of(game, player)
+    if seat.status != Seat.Status.ACTIVE:
+        raise GameError("not-active", _("You have already left this game."), status=409)
+    return _play(game, seat, rules.Resign(seat.position), _system_rng())
+
+
+@transaction.atomic
+def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
+    """The seat to move let its deadline pass (R-END-4): it leaves the game."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.RUNNING:
+        return None
+    seat = game.seats.get(pk=seat_id)
+    state = game_engine.state_of(game)
+    if seat.status != Seat.Status.ACTIVE or state.turn != seat.position:
+        return None
+    return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng())
+
+
+def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
+    """Apply ``move`` through the engine and save everything it changed."""
+    played = game_engine.play(game, move, rng)
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            row = Move.objects.create(
+                game=game,
+                number=game.move_count + 1,
+                seat=seat,
+                kind=played.kind,
+                record=played.record,
+                notation=played.notation,
+                words=list(played.summary.words),
+                points=played.summary.points[seat.position],
+                tiles_drawn=played.summary.drawn,
+                tiles_returned=played.summary.returned,
+            )
+    except IntegrityError:
+        raise moved_on() from None
+    state = played.state
+    game.state = rules.state_to_dict(state)
+    game.move_count += 1
+    game.turn_started_at = now
+    changed = ["state", "move_count", "turn_started_at"]
+    result = state.result
+    if result is not None:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        game.end = result.end
+        changed += ["status", "finished_at", "end"]
+    by_position = _save_seats(game, state)
+    game.to_move = None if result is not None else by_position[state.turn]
+    game.save(update_fields=[*changed, "to_move"])
+    from games import notify
+
+    notify.move_played(game, row)
+    return row
+
+
+def _save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
+    """Copy hands, scores, statuses and, at the end, results onto the seats."""
+    result = state.result
+    places = rules.ranks(state) if result is not None else None
+    seats = list(game.seats.all())
+    for seat in seats:
+        position = seat.position
+        seat.hand = "".join(state.hands[position])
+        seat.score = state.scores[position]
+        seat.status = state.status[position]
+        if result is not None:
+            seat.is_winner = position in result.winners
+            seat.rank = places[position]
+        seat.save(update_fields=["hand", "score", "status", "is_winner", "rank"])
+    return {seat.position: seat for seat in seats}
+
+
+# --- chat ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def chat_post(*, game_id: int, author: User, text: str) -> ChatMessage:
+    """A short plain-text message to the table, for seated players only."""
+    game = _locked_game(game_id)
+    _seat_of(game, author)
+    text = text.strip()
+    if not text:
+        raise GameError("chat-empty", _("Write something first."))
+    if len(text) > CHAT_MAX_LENGTH:
+        raise GameError(
+            "chat-long", _("Messages are at most %(n)d characters.") % {"n": CHAT_MAX_LENGTH}
+        )
+    minute_ago = timezone.now() - timedelta(minutes=1)
+    recent = game.chat_messages.filter(author=author, created_at__gte=minute_ago).count()
+    if recent >= CHAT_MAX_PER_MINUTE:
+        raise GameError(
+            "chat-fast", _("Slow down: wait a minute before writing again."), status=429
+        )
+    return ChatMessage.objects.create(game=game, author=author, text=text)

@@ -1,0 +1,314 @@
+"""Game pages. Each view parses, calls one service or selector, and renders.
+
+One view per URL serves the page and, for htmx requests, its fragment
+(``"games/game.html#game_area"``). Links and forms keep working without
+JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+import rules
+from accounts.permissions import player_required
+from games import engine as game_engine
+from games import selectors, services
+from games.errors import GameError
+from games.forms import ChatForm, CreateGameForm, InviteForm, MoveForm
+from games.models import Game
+
+
+def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
+    """Any signed-in visitor may watch a running or finished game; open tables are listed."""
+    return get_object_or_404(Game, pk=game_id)
+
+
+def _urls(game: Game) -> dict[str, str]:
+    return {
+        name: reverse(f"games:{name}", args=[game.pk])
+        for name in ("page", "preview", "play", "resign", "chat", "record", "join", "leave")
+    } | {"check_word": reverse("games:check_word")}
+
+
+def _error_response(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+    if request.htmx:
+        return render(
+            request,
+            "games/game.html#move_error",
+            {"message": message},
+            status=status if status != 409 else 200,
+        )
+    messages.error(request, message)
+    return redirect("games:page", game.pk)
+
+
+# --- lobby and lists --------------------------------------------------------------
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    viewer = request.user if request.user.is_authenticated else None
+    return render(
+        request,
+        "games/lobby.html",
+        {"tables": selectors.open_tables(viewer), "form": CreateGameForm()},
+    )
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/my_games.html", {"games": selectors.my_games(request.user)})
+
+
+@login_required
+@require_GET
+def next_game(request: HttpRequest) -> HttpResponse:
+    game = selectors.next_game_to_play(request.user)
+    if game is None:
+        messages.info(request, _("It is not your turn in any game."))
+        return redirect("games:mine")
+    return redirect("games:page", game.pk)
+
+
+@player_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST)
+    if not form.is_valid():
+        viewer = request.user
+        return render(
+            request,
+            "games/lobby.html",
+            {"tables": selectors.open_tables(viewer), "form": form},
+            status=400,
+        )
+    try:
+        game = services.game_create(
+            creator=request.user,
+            mode=form.cleaned_data["mode"],
+            seats=form.cleaned_data["seats"],
+            days_per_move=form.cleaned_data["days_per_move"],
+            invitation_only=form.cleaned_data["invitation_only"],
+            invitees=form.cleaned_data["invite"],
+        )
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    return redirect("games:page", game.pk)
+
+
+def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
+    try:
+        action()
+    except GameError as exc:
+        messages.error(request, exc.message)
+    if not Game.objects.filter(pk=game_id).exists():
+        return redirect("games:lobby")
+    return redirect("games:page", game_id)
+
+
+@player_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _table_action(
+        request, game_id, lambda: services.game_join(game_id=game_id, player=request.user)
+    )
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _table_action(
+        request, game_id, lambda: services.game_leave(game_id=game_id, player=request.user)
+    )
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _table_action(
+        request, game_id, lambda: services.game_start(game_id=game_id, by=request.user)
+    )
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.errors["username"][0])
+        return redirect("games:page", game_id)
+    invitee = form.cleaned_data["username"]
+    return _table_action(
+        request,
+        game_id,
+        lambda: services.game_invite(game_id=game_id, by=request.user, invitee=invitee),
+    )
+
+
+# --- the game page ------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _get_game_for_viewer(request, game_id)
+    since = request.GET.get("since")
+    if request.htmx and since is not None and since == str(game.move_count):
+        return HttpResponse(status=204)  # nothing new: the waiting page keeps what it has
+    if game.status == Game.Status.OPEN:
+        return render(request, "games/table.html", _table_context(request, game))
+    context = _game_context(request, game)
+    template = (
+        "games/game.html#game_area" if request.htmx and since is not None else "games/game.html"
+    )
+    return render(request, template, context)
+
+
+def _table_context(request: HttpRequest, game: Game) -> dict:
+    seats = list(game.seats.select_related("player"))
+    return {
+        "game": game,
+        "seats": seats,
+        "is_seated": any(s.player_id == request.user.pk for s in seats),
+        "is_creator": game.creator_id == request.user.pk,
+        "invitations": list(game.invitations.select_related("invitee")),
+        "urls": _urls(game),
+    }
+
+
+def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
+    view = selectors.game_view(game, request.user)
+    seated = view.my_position is not None
+    context = {
+        "game": game,
+        "view": view,
+        "urls": _urls(game),
+        "can_chat": seated,
+        "chat_messages": list(game.chat_messages.select_related("author").order_by("-pk")[:50])[
+            ::-1
+        ],
+        "chat_form": ChatForm(),
+    }
+    if view.over:
+        context["replay_json"] = selectors.replay_steps(game)
+    context.update(extra)
+    return context
+
+
+@login_required
+@require_POST
+def preview(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        result = services.Preview(ok=False, message=form.first_error(), code="input")
+    else:
+        try:
+            result = services.move_preview(
+                game_id=game_id,
+                player=request.user,
+                version=form.cleaned_data["version"],
+                move=form.move(),
+            )
+        except GameError as exc:
+            result = services.Preview(ok=False, message=str(exc.message), code=exc.code)
+    return render(request, "games/game.html#preview", {"preview": result})
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        return _error_response(request, game, form.first_error(), 400)
+    try:
+        services.move_submit(
+            game_id=game_id,
+            player=request.user,
+            version=form.cleaned_data["version"],
+            move=form.move(),
+        )
+    except GameError as exc:
+        return _error_response(request, game, str(exc.message), exc.status)
+    except rules.IllegalMove as exc:
+        return _error_response(request, game, exc.message(get_language() or "fr"), 400)
+    return _after_move(request, game_id)
+
+
+def _after_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    if request.htmx:
+        game = Game.objects.get(pk=game_id)
+        return render(request, "games/game.html#game_area", _game_context(request, game))
+    return redirect("games:page", game_id)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        services.game_resign(game_id=game_id, player=request.user)
+    except GameError as exc:
+        return _error_response(request, game, str(exc.message), exc.status)
+    return _after_move(request, game_id)
+
+
+@login_required
+@require_POST
+def chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    form = ChatForm(request.POST)
+    error = ""
+    if form.is_valid():
+        try:
+            services.chat_post(game_id=game_id, author=request.user, text=form.cleaned_data["text"])
+        except GameError as exc:
+            if exc.status == 403:
+                raise Http404 from exc
+            error = str(exc.message)
+    else:
+        error = form.errors["text"][0]
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("games:page", game_id)
+    context = _game_context(request, game, chat_error=error)
+    return render(request, "games/game.html#chat", context)
+
+
+@login_required
+@require_GET
+def record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game record (RECORD.md) — only once the game is over (R-HIDE-1)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not game.is_over:
+        raise Http404(_("The record can be downloaded once the game is over."))
+    document = game_engine.record_of(game)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="diamino-{game.pk}.json"'
+    return response
+
+
+# --- word check -------------------------------------------------------------------
+
+
+@require_GET
+def check_word(request: HttpRequest) -> HttpResponse:
+    """ "Vérifier un mot": is the word playable in the current French list?"""
+    raw = request.GET.get("mot", "").strip()[:40]
+    result = game_engine.check_word(raw) if raw else None
+    template = "games/check_word.html#verdict" if request.htmx else "games/check_word.html"
+    return render(request, template, {"query": raw, "result": result})

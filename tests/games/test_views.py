@@ -1,0 +1,269 @@
+"""The game pages for the player to move, another player, an outsider and an anonymous visitor."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import rules
+from games import services
+from games.models import Game
+from tests.factories import make_player
+from tests.games.conftest import rig, seat_at, snapshot, start_game
+
+pytestmark = pytest.mark.django_db
+
+# Distinct hands: position 0 holds no K, W, Y or Z, position 1 holds them all.
+HANDS = ("CHATEAUXSIRN", "KWYZEPOTMLUE")
+
+
+def hand_tiles(html: str) -> list[str]:
+    """The letters of the hand tiles a page shows."""
+    return re.findall(r'class="tile hand-tile[^"]*" data-index="\d+" data-letter="(.)"', html)
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def game(alice, bob):
+    return rig(start_game([alice, bob]), HANDS)
+
+
+def test_the_player_to_move_sees_the_board_and_only_their_own_hand(game) -> None:
+    first, second = seat_at(game, 0), seat_at(game, 1)
+    response = client_for(first.player).get(reverse("games:page", args=[game.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert sorted(hand_tiles(html)) == sorted(HANDS[0])
+    assert html.count('role="gridcell"') == 225
+    assert 'aria-label="H8, ' in html
+    assert second.hand not in html
+
+
+def test_another_player_sees_their_own_hand_not_the_mover_s(game) -> None:
+    second = seat_at(game, 1)
+    html = client_for(second.player).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert sorted(hand_tiles(html)) == sorted(HANDS[1])
+
+
+def test_a_spectator_sees_no_hand_at_all(game, outsider) -> None:
+    html = client_for(outsider).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert hand_tiles(html) == []
+    assert 'id="move-form"' not in html
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(game) -> None:
+    response = Client().get(reverse("games:page", args=[game.pk]))
+    assert response.status_code == 302
+    assert reverse("account_login") in response["Location"]
+
+
+def test_no_page_or_fragment_reveals_another_hand_or_the_reserve(game, outsider) -> None:
+    """R-HIDE-1: nothing reachable before the end names the other hand's or the reserve's tiles."""
+    first = seat_at(game, 0)
+    services.move_submit(
+        game_id=game.pk,
+        player=first.player,
+        version=0,
+        move=rules.Place(0, (("H8", "C"), ("I8", "H"), ("J8", "A"), ("K8", "T"))),
+    )
+    game.refresh_from_db()
+    state = rules.state_from_dict(game.state, rules.make_config("marque", words="fr"))
+    reserve = "".join(state.reserve)
+    for user in (first.player, outsider):
+        client = client_for(user)
+        pages = [
+            client.get(reverse("games:page", args=[game.pk])),
+            client.get(
+                reverse("games:page", args=[game.pk]), {"since": "0"}, HTTP_HX_REQUEST="true"
+            ),
+        ]
+        for response in pages:
+            html = response.content.decode()
+            assert "KWYZ" not in html and reserve not in html
+            assert "KWYZEPOTMLUE" not in html
+            assert not ({"K", "W", "Y", "Z"} & set(hand_tiles(html)))
+        assert client.get(reverse("games:record", args=[game.pk])).status_code == 404
+
+
+def test_the_poll_answers_204_when_nothing_changed(game) -> None:
+    client = client_for(seat_at(game, 1).player)
+    url = reverse("games:page", args=[game.pk])
+    assert client.get(url, {"since": "0"}, HTTP_HX_REQUEST="true").status_code == 204
+    services.move_submit(
+        game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
+    )
+    response = client.get(url, {"since": "0"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert 'id="game-area"' in response.content.decode()
+
+
+def test_playing_through_the_page(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    response = client.post(
+        reverse("games:play", args=[game.pk]),
+        {"version": 0, "action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"},
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.move_count == 1
+    assert list(game.moves.values_list("notation", flat=True)) == ["H8→ CHAT"]
+
+
+def test_an_illegal_move_through_the_page_shows_the_reason_and_changes_nothing(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    before = snapshot(game)
+    response = client.post(
+        reverse("games:play", args=[game.pk]),
+        {"version": 0, "action": "place", "placements": "H8=H,I8=C,J8=A"},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    html = response.content.decode()
+    assert "HCA" in html and 'role="alert"' in html
+    assert snapshot(game) == before
+
+
+def test_a_double_submit_through_the_page_plays_once(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    data = {"version": 0, "action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"}
+    client.post(reverse("games:play", args=[game.pk]), data)
+    response = client.post(reverse("games:play", args=[game.pk]), data, follow=True)
+    assert "moved on" in response.content.decode() or "avancé" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).move_count == 1
+
+
+def test_the_preview_shows_words_or_the_broken_rule(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    url = reverse("games:preview", args=[game.pk])
+    good = client.post(
+        url,
+        {"version": 0, "action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "CHAT" in good.content.decode() and 'data-ok="true"' in good.content.decode()
+    bad = client.post(
+        url,
+        {"version": 0, "action": "place", "placements": "I8=C,J8=H"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert 'data-ok="false"' in bad.content.decode()
+    assert Game.objects.get(pk=game.pk).move_count == 0
+
+
+def test_an_outsider_cannot_act_in_a_game(game, outsider) -> None:
+    client = client_for(outsider)
+    before = snapshot(game)
+    response = client.post(
+        reverse("games:play", args=[game.pk]),
+        {"version": 0, "action": "pass"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 403
+    assert (
+        client.post(reverse("games:resign", args=[game.pk]), HTTP_HX_REQUEST="true").status_code
+        == 403
+    )
+    assert client.post(reverse("games:chat", args=[game.pk]), {"text": "hi"}).status_code == 404
+    assert snapshot(game) == before
+
+
+def test_every_post_needs_the_csrf_token(game) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(seat_at(game, 0).player)
+    response = client.post(reverse("games:play", args=[game.pk]), {"version": 0, "action": "pass"})
+    assert response.status_code == 403
+    assert Game.objects.get(pk=game.pk).move_count == 0
+
+
+def test_the_finished_game_reveals_hands_and_offers_the_record(game) -> None:
+    services.game_resign(game_id=game.pk, player=seat_at(game, 1).player)
+    client = client_for(seat_at(game, 0).player)
+    html = client.get(reverse("games:page", args=[game.pk])).content.decode()
+    assert "KWYZEPOTMLUE" in html or all(ch in html for ch in "KWYZ")
+    record = client.get(reverse("games:record", args=[game.pk]))
+    assert record.status_code == 200
+    document = record.json()
+    assert document["format"] == "diamino-record/1"
+    judgement = rules.record.judge_document(document)
+    assert judgement["over"] and judgement["end"] == "last-player"
+    assert judgement["winners"] == [0]
+
+
+@pytest.mark.parametrize("moves", [0, 100])
+def test_the_game_page_query_count_does_not_grow_with_moves(
+    game, moves, django_assert_max_num_queries
+) -> None:
+    players = {s.position: s.player for s in game.seats.all()}
+    for number in range(moves):
+        services.move_submit(
+            game_id=game.pk,
+            player=players[number % 2],
+            version=number,
+            move=rules.Exchange(0, seat_at(game, number % 2).hand[0]),
+        )
+    client = client_for(players[0])
+    with django_assert_max_num_queries(14):
+        response = client.get(reverse("games:page", args=[game.pk]))
+    assert response.status_code == 200
+
+
+def test_lobby_lists_open_public_tables(alice, bob) -> None:
+    public = services.game_create(creator=alice, mode="marque", seats=3)
+    private = services.game_create(creator=alice, mode="marque", seats=2, invitation_only=True)
+    html = client_for(bob).get(reverse("games:lobby")).content.decode()
+    assert reverse("games:page", args=[public.pk]) in html
+    assert reverse("games:page", args=[private.pk]) not in html
+
+
+def test_creating_a_table_from_the_lobby(alice) -> None:
+    response = client_for(alice).post(
+        reverse("games:create"),
+        {"mode": "sans-marque", "seats": 5, "days_per_move": 7, "invite": ""},
+    )
+    game = Game.objects.get()
+    assert response["Location"] == reverse("games:page", args=[game.pk])
+    assert (game.mode, game.seats_wanted, game.days_per_move) == ("sans-marque", 5, 7)
+
+
+def test_creating_a_table_with_bad_input_says_why(alice) -> None:
+    response = client_for(alice).post(
+        reverse("games:create"),
+        {"mode": "marque", "seats": 6, "days_per_move": 3, "invite": "nobody"},
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "nobody" in html
+    assert not Game.objects.exists()
+
+
+def test_my_games_puts_my_turn_first_and_the_next_button_goes_there(alice, bob) -> None:
+    game = start_game([alice, bob])
+    mover = seat_at(game, 0).player
+    client = client_for(mover)
+    html = client.get(reverse("games:mine")).content.decode()
+    assert reverse("games:page", args=[game.pk]) in html
+    assert client.get(reverse("games:next"))["Location"] == reverse("games:page", args=[game.pk])
+    waiting = client_for(seat_at(game, 1).player)
+    assert waiting.get(reverse("games:next"))["Location"] == reverse("games:mine")
+
+
+def test_check_a_word_folds_and_answers() -> None:
+    make_player("checker")
+    response = Client().get(reverse("games:check_word"), {"mot": "élève"}, HTTP_HX_REQUEST="true")
+    assert "ELEVE" in response.content.decode() and "✓" in response.content.decode()
+    response = Client().get(reverse("games:check_word"), {"mot": "chatz"})
+    assert "CHATZ" in response.content.decode() and "✗" in response.content.decode()
+
+
+def test_the_player_page_lists_started_games(game) -> None:
+    player = seat_at(game, 0).player
+    html = client_for(player).get(reverse("accounts:player", args=[player.username])).content
+    assert reverse("games:page", args=[game.pk]) in html.decode()
