@@ -39,6 +39,9 @@ worker: setup
 beat: setup
 	$(BIN)/celery -A diamino_site beat --loglevel=INFO
 
+bench: setup
+	$(BIN)/python -m benchmarks
+
 messages: setup
 	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=data
 	$(BIN)/python manage.py compilemessages --ignore=.venv
