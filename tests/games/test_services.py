@@ -320,7 +320,15 @@ def test_chat_is_for_seated_players_and_limited(alice, bob, outsider) -> None:
 
 @pytest.mark.parametrize(
     ("mode", "n_players", "seed"),
-    [("marque", 2, 1), ("marque", 4, 2), ("sans-marque", 2, 3), ("sans-marque", 5, 4)],
+    [
+        ("marque", 2, 1),
+        ("marque", 3, 5),
+        ("marque", 4, 2),
+        ("sans-marque", 2, 3),
+        ("sans-marque", 3, 7),
+        ("sans-marque", 5, 4),
+        ("sans-marque", 8, 6),
+    ],
 )
 def test_replaying_the_moves_gives_the_stored_state(mode, n_players, seed) -> None:
     players = [make_player(f"p{seed}x{k}") for k in range(n_players)]
