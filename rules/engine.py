@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from rules.errors import IllegalMove
 from rules.material import DIABLE, TILE_CHARS
-from rules.placement import check_placement
+from rules.placement import Placement, check_placement
 from rules.state import (
     ACTIVE,
     RESIGNED,
@@ -189,7 +189,7 @@ def _place(
 
     if not isinstance(returns, str):
         returns = ""
-    owed = 0 if marque else min(len(placement.red), len(hand))
+    owed = _owed(state, placement)
     if len(returns) != owed:
         if marque:
             fr = (
@@ -389,7 +389,10 @@ def returns_owed(state: GameState, move: Place) -> int:
     hand once the placement is on the board. Raises IllegalMove if the
     placement itself is illegal.
     """
+    return _owed(state, check_placement(state, move))
+
+
+def _owed(state: GameState, placement: Placement) -> int:
     if state.config.marque:
         return 0
-    placement = check_placement(state, move)
     return min(len(placement.red), len(placement.hand_after))

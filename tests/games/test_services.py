@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.utils import translation
 
 import rules
 from games import engine as game_engine
@@ -46,8 +47,9 @@ def test_it_refuses_a_number_of_seats_the_mode_does_not_allow(alice, mode, seats
 
 
 def test_it_refuses_odd_days_per_move(alice) -> None:
-    with pytest.raises(GameError, match="days per move"):
+    with pytest.raises(GameError) as error:
         services.game_create(creator=alice, mode="marque", seats=2, days_per_move=4)
+    assert error.value.code == "bad-days"
     assert not Game.objects.exists()
 
 
@@ -218,7 +220,10 @@ def test_a_stale_or_double_submission_plays_once(alice, bob) -> None:
             game_id=game.pk, player=first.player, version=0, move=place("H8C", "I8H", "J8A", "K8T")
         )
     assert error.value.code == "moved-on"
-    assert "moved on" in str(error.value.message)
+    with translation.override("en"):
+        assert "moved on" in str(error.value.message)
+    with translation.override("fr"):
+        assert "La partie a avancé" in str(error.value.message)
     assert snapshot(game) == before
 
 
