@@ -63,6 +63,15 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     end = models.CharField(_("end"), max_length=12, choices=End.choices, blank=True)
     annulled_reason = models.TextField(_("reason for annulment"), blank=True)
+    annulled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("annulled by"),
+    )
+    annulled_at = models.DateTimeField(_("annulled"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

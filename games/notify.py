@@ -20,3 +20,7 @@ def game_started(game: Game) -> None:
 
 def move_played(game: Game, move: Move) -> None:
     """A move was played: the next player's turn, or the game is over."""
+
+
+def game_annulled(game: Game) -> None:
+    """Staff annulled the game; ``game.annulled_reason`` says why."""

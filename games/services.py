@@ -26,6 +26,7 @@ import rules
 from accounts.models import User
 from accounts.permissions import can_play
 from games import engine as game_engine
+from games import signals
 from games.errors import GameError, moved_on, not_a_player, not_running
 from games.models import ChatMessage, Game, Invitation, Mode, Move, Seat
 
@@ -321,6 +322,8 @@ def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
     from games import notify
 
     notify.move_played(game, row)
+    if result is not None:
+        signals.game_finished.send(sender=Game, game=game)
     return row
 
 
@@ -339,6 +342,38 @@ def _save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
             seat.rank = places[position]
         seat.save(update_fields=["hand", "score", "status", "is_winner", "rank"])
     return {seat.position: seat for seat in seats}
+
+
+# --- moderation ------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_annul(*, game_id: int, by: User, reason: str) -> Game:
+    """Staff annul a running or finished game: it leaves every statistic.
+
+    The moves stay for review; players are notified and the ratings the game
+    touched are recomputed (listeners of ``signals.game_annulled``).
+    """
+    if not by.is_staff:
+        raise GameError("not-staff", _("Only staff can annul a game."), status=403)
+    reason = reason.strip()
+    if not reason:
+        raise GameError("no-reason", _("Give a reason for the annulment."))
+    game = _locked_game(game_id)
+    if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
+        raise GameError("not-annullable", _("Only a started game can be annulled."), status=409)
+    was_finished = game.status == Game.Status.FINISHED
+    game.status = Game.Status.ANNULLED
+    game.annulled_reason = reason
+    game.annulled_by = by
+    game.annulled_at = timezone.now()
+    game.to_move = None
+    game.save(update_fields=["status", "annulled_reason", "annulled_by", "annulled_at", "to_move"])
+    from games import notify
+
+    notify.game_annulled(game)
+    signals.game_annulled.send(sender=Game, game=game, was_finished=was_finished)
+    return game
 
 
 # --- chat ----------------------------------------------------------------------

@@ -358,3 +358,81 @@ def test_replaying_the_moves_gives_the_stored_state(mode, n_players, seed) -> No
     assert rules.state_to_dict(states[-1]) == game.state
     assert len(states) == game.move_count + 1
     assert Move.objects.filter(game=game).count() == game.move_count
+
+
+# --- annulment -------------------------------------------------------------------------
+
+
+def test_staff_can_annul_a_running_game_and_the_game_says_why_and_by_whom(alice, bob) -> None:
+    game = start_game([alice, bob])
+    staff = make_player("modo", is_staff=True)
+    services.game_annul(game_id=game.pk, by=staff, reason="Comptes jumeaux")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ANNULLED
+    assert game.annulled_reason == "Comptes jumeaux"
+    assert game.annulled_by == staff
+    assert game.annulled_at is not None
+    assert game.to_move is None
+
+
+def test_annulling_tells_listeners_whether_the_game_had_finished(alice, bob) -> None:
+    from games.signals import game_annulled
+
+    heard = []
+
+    def listener(sender, game, was_finished, **kwargs):
+        heard.append((game.pk, was_finished))
+
+    game = start_game([alice, bob])
+    services.game_resign(game_id=game.pk, player=bob)
+    game_annulled.connect(listener)
+    try:
+        services.game_annul(game_id=game.pk, by=make_player("modo", is_staff=True), reason="x")
+    finally:
+        game_annulled.disconnect(listener)
+    assert heard == [(game.pk, True)]
+
+
+def test_finishing_a_game_tells_listeners_once(alice, bob) -> None:
+    from games.signals import game_finished
+
+    heard = []
+
+    def listener(sender, game, **kwargs):
+        heard.append((game.pk, game.status))
+
+    game = start_game([alice, bob])
+    game_finished.connect(listener)
+    try:
+        services.game_resign(game_id=game.pk, player=bob)
+    finally:
+        game_finished.disconnect(listener)
+    assert heard == [(game.pk, Game.Status.FINISHED)]
+
+
+def test_a_player_cannot_annul_a_game_and_nothing_changes(alice, bob) -> None:
+    game = start_game([alice, bob])
+    before = snapshot(game)
+    with pytest.raises(GameError) as error:
+        services.game_annul(game_id=game.pk, by=alice, reason="je perds")
+    assert error.value.code == "not-staff"
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_an_annulment_needs_a_reason(alice, bob, reason) -> None:
+    game = start_game([alice, bob])
+    before = snapshot(game)
+    with pytest.raises(GameError) as error:
+        services.game_annul(game_id=game.pk, by=make_player("modo", is_staff=True), reason=reason)
+    assert error.value.code == "no-reason"
+    assert snapshot(game) == before
+
+
+def test_an_open_table_cannot_be_annulled(alice) -> None:
+    game = services.game_create(creator=alice, mode="marque", seats=2)
+    with pytest.raises(GameError) as error:
+        services.game_annul(game_id=game.pk, by=make_player("modo", is_staff=True), reason="x")
+    assert error.value.code == "not-annullable"
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
