@@ -28,14 +28,24 @@ Result = tuple[User, int, int]
 BASE = timezone.make_aware(datetime(2026, 3, 2, 12, 0))
 
 
+@pytest.fixture(autouse=True)
+def in_english(settings) -> None:
+    """Pages in English whoever asks, so assertions on text survive the French catalogue."""
+    settings.LANGUAGE_CODE = "en"
+
+
+def player(username: str, **fields) -> User:
+    return make_player(username, language="en", **fields)
+
+
 @pytest.fixture
 def players(db) -> list[User]:
-    return [make_player(name) for name in ("alice", "bob", "carol", "dave", "erin")]
+    return [player(name) for name in ("alice", "bob", "carol", "dave", "erin")]
 
 
 @pytest.fixture
 def staff(db) -> User:
-    return make_player("modo", is_staff=True)
+    return player("modo", is_staff=True)
 
 
 def finish(
