@@ -6,7 +6,10 @@ rather than failing: a leaderboard always has something to show.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from ratings import selectors
@@ -36,8 +39,8 @@ class StatsFilterForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def __init__(self, data=None, *args, **kwargs) -> None:
-        super().__init__(data, *args, **kwargs)
+    def __init__(self, data: QueryDict | None = None, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
         self.fields["min"].widget.attrs["placeholder"] = str(selectors.DEFAULT_MIN_GAMES)
 
     def stats_query(self) -> selectors.StatsQuery:

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.db import connections
 from django.db.models import (
+    Aggregate,
     Avg,
     Count,
     F,
@@ -94,7 +95,7 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def seat_aggregates(prefix: str = "") -> dict:
+def seat_aggregates(prefix: str = "") -> dict[str, Aggregate]:
     """Games, wins, best, average and total score of a group of seats; a shared win is a win."""
     seat = f"{prefix}pk" if prefix else "pk"
     return {

@@ -7,5 +7,5 @@ from ratings import views
 app_name = "ratings"
 urlpatterns = [
     path("classement/", views.leaderboard, name="leaderboard"),
-    path("classement/niveau/<slug:mode>/", views.ratings, name="ratings"),
+    path("classement/niveau/<slug:mode>/", views.rating_board, name="ratings"),
 ]

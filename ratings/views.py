@@ -73,7 +73,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def ratings(request: HttpRequest, mode: str) -> HttpResponse:
+def rating_board(request: HttpRequest, mode: str) -> HttpResponse:
     if mode not in Mode.values:
         raise Http404
     form = RatingFilterForm(request.GET)
