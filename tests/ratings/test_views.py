@@ -217,3 +217,13 @@ def test_the_player_page_shows_the_viewers_head_to_head(client: Client, players)
 def test_a_player_with_no_game_has_an_empty_panel(client: Client, players) -> None:
     html = html_of(client.get(players[0].get_absolute_url()))
     assert "No finished game yet." in html and "<svg" not in html
+
+
+def test_staff_can_read_ratings_in_the_admin_but_not_change_them(client: Client, players) -> None:
+    alice, bob = players[:2]
+    finish([(alice, 30, 1), (bob, 10, 2)])
+    admin = player("root", is_staff=True, is_superuser=True)
+    login(client, admin)
+    assert "alice" in html_of(client.get("/admin/ratings/rating/"))
+    assert "alice" in html_of(client.get("/admin/ratings/ratingchange/"))
+    assert client.get("/admin/ratings/rating/add/").status_code == 403
