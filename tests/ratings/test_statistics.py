@@ -1,0 +1,159 @@
+"""Statistics of finished avec-marque games, aggregated by the database."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.services import user_delete
+from games import services as game_services
+from games.models import Game
+from ratings import selectors
+from ratings.selectors import StatsQuery
+from tests.factories import make_player
+from tests.ratings.conftest import BASE, finish, start_game
+
+
+@pytest.fixture
+def season(players) -> dict[str, Game]:
+    """Five avec-marque games (2, 3 and 4 players), plus games that must not count."""
+    alice, bob, carol, dave, erin = players
+    day = timedelta(days=1)
+    games = {
+        "duel": finish([(alice, 30, 1), (bob, 10, 2)], when=BASE),
+        "shared": finish([(bob, 25, 1), (carol, 25, 1), (alice, -4, 3)], when=BASE + day),
+        # dave resigned with the most points: he still ranks last (R-END-4).
+        "four": finish(
+            [(alice, 12, 2), (carol, 40, 1), (dave, 45, 4), (erin, -20, 3)],
+            when=BASE + 2 * day,
+            left=[dave],
+        ),
+        "tie": finish([(erin, 15, 1), (alice, 15, 1)], when=BASE + 3 * day),
+        "negative": finish([(alice, -3, 1), (bob, -9, 2)], when=BASE + 4 * day),
+        "sans-marque": finish([(bob, 0, 1), (alice, 0, 2)], mode="sans-marque"),
+    }
+    annulled = finish([(bob, 99, 1), (alice, 0, 2)], when=BASE + 5 * day)
+    annulled.status = Game.Status.ANNULLED
+    annulled.save(update_fields=["status"])
+    start_game([carol, dave])  # running: not counted
+    return games
+
+
+def board(**query) -> list[tuple]:
+    query.setdefault("min_games", 1)
+    return [
+        (user.username, user.games, user.wins, user.win_rate, user.best, user.average, user.total)
+        for user in selectors.marque_leaderboard(StatsQuery(**query))
+    ]
+
+
+def names(**query) -> list[str]:
+    return [row[0] for row in board(**query)]
+
+
+def test_each_player_gets_games_wins_win_rate_best_average_and_total(season) -> None:
+    rows = {row[0]: row[1:] for row in board()}
+    assert rows["alice"] == pytest.approx((5, 3, 0.6, 30, 10.0, 50))
+    assert rows["bob"] == pytest.approx((3, 1, 1 / 3, 25, 26 / 3, 26))
+    assert rows["carol"] == pytest.approx((2, 2, 1.0, 40, 32.5, 65))
+    assert rows["dave"] == pytest.approx((1, 0, 0.0, 45, 45.0, 45))
+    assert rows["erin"] == pytest.approx((2, 1, 0.5, 15, -2.5, -5))
+
+
+def test_a_shared_win_counts_as_a_win_for_each_winner(season) -> None:
+    rows = {row[0]: row for row in board()}
+    assert rows["bob"][2] == 1 and rows["carol"][2] == 2  # "shared" won by both
+
+
+def test_sans_marque_running_and_annulled_games_do_not_count(season) -> None:
+    rows = {row[0]: row for row in board()}
+    assert rows["bob"][1] == 3 and rows["bob"][4] == 25  # not the annulled 99
+
+
+@pytest.mark.parametrize(
+    ("sort", "expected"),
+    [
+        ("victoires", ["alice", "carol", "erin", "bob", "dave"]),
+        ("parties", ["alice", "bob", "carol", "erin", "dave"]),
+        ("taux", ["carol", "alice", "erin", "bob", "dave"]),
+        ("moyenne", ["dave", "carol", "alice", "bob", "erin"]),
+        ("meilleur", ["dave", "carol", "alice", "bob", "erin"]),
+        ("total", ["carol", "alice", "dave", "bob", "erin"]),
+    ],
+)
+def test_the_leaderboard_sorts_by_each_column(season, sort, expected) -> None:
+    assert names(sort=sort) == expected
+
+
+def test_players_with_equal_statistics_are_ordered_by_username(db) -> None:
+    yves, ana = make_player("yves"), make_player("ana")
+    finish([(yves, 10, 1), (ana, 10, 1)])
+    for sort in selectors.SORTS:
+        assert names(sort=sort) == ["ana", "yves"]
+
+
+def test_only_players_with_the_minimum_number_of_games_appear(season) -> None:
+    assert names(min_games=3) == ["alice", "bob"]
+    assert names(min_games=selectors.DEFAULT_MIN_GAMES) == names(min_games=3)
+    assert names(min_games=6) == []
+
+
+def test_the_table_size_filter_keeps_games_of_that_many_players(season) -> None:
+    assert board(table_size=2)[0][:3] == ("alice", 3, 3)
+    assert names(table_size=3) == ["bob", "carol", "alice"]
+    assert sorted(names(table_size=4)) == ["alice", "carol", "dave", "erin"]
+
+
+def test_the_period_filter_counts_games_finished_in_it(players, time_machine) -> None:
+    alice, bob = players[:2]
+    paris = timezone.get_default_timezone()
+    time_machine.move_to(datetime(2026, 6, 15, 12, tzinfo=paris), tick=False)
+    finish([(alice, 10, 1), (bob, 0, 2)], when=datetime(2025, 12, 31, 23, 0, tzinfo=paris))
+    finish([(alice, 10, 1), (bob, 0, 2)], when=datetime(2026, 1, 1, 0, 30, tzinfo=paris))
+    finish([(bob, 10, 1), (alice, 0, 2)], when=datetime(2026, 6, 1, tzinfo=paris))
+    assert board(period="tout")[0][:3] == ("alice", 3, 2)
+    assert board(period="annee")[0][:3] == ("alice", 2, 1)
+    assert board(period="30-jours")[0][:3] == ("bob", 1, 1)
+
+
+def test_a_player_who_deleted_their_account_leaves_the_leaderboard(season, players) -> None:
+    user_delete(user=players[2])
+    assert "carol" not in names() and len(names()) == 4
+
+
+def test_annulling_a_game_takes_it_out_of_the_statistics(season, players, staff) -> None:
+    game_services.game_annul(game_id=season["duel"].pk, by=staff, reason="Comptes jumeaux")
+    rows = {row[0]: row[1:] for row in board()}
+    assert rows["alice"][:2] == (4, 2)
+    assert rows["bob"][:2] == (2, 1)
+
+
+def test_a_players_place_is_computed_in_the_database(season, players) -> None:
+    query = StatsQuery(sort="taux", min_games=1)
+    rows = selectors.marque_leaderboard(query)
+    places = {p.username: selectors.place_of(rows, query.order, p.pk) for p in players}
+    assert places == {"carol": 1, "alice": 2, "erin": 3, "bob": 4, "dave": 5}
+    assert selectors.place_of(rows, query.order, make_player("zed").pk) is None
+
+
+def test_the_player_statistics_are_split_by_mode(season, players) -> None:
+    alice = players[0]
+    stats = {row.mode: row for row in selectors.player_statistics(alice)}
+    assert (stats["marque"].games, stats["marque"].wins, stats["marque"].total) == (5, 3, 50)
+    assert (stats["sans-marque"].games, stats["sans-marque"].wins) == (1, 0)
+
+
+def test_the_head_to_head_record_counts_only_games_both_played(season, players) -> None:
+    alice, bob, carol = players[:3]
+    record = selectors.head_to_head(alice, bob)
+    marque = record.modes[0]
+    assert marque.mode == "marque"
+    # duel, shared, negative: alice won duel and negative, bob won shared.
+    assert (marque.games, marque.player_wins, marque.viewer_wins) == (3, 2, 1)
+    assert (marque.player_ahead, marque.viewer_ahead) == (2, 1)
+    assert record.games == 4  # and one sans-marque game
+    # In "four", carol's win over alice is not erin's: the other seats don't count.
+    versus_erin = selectors.head_to_head(carol, players[4]).modes[0]
+    assert (versus_erin.games, versus_erin.player_wins, versus_erin.viewer_wins) == (1, 1, 0)
