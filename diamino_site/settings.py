@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rules.apps.RulesConfig",
     "accounts.apps.AccountsConfig",
     "games.apps.GamesConfig",
+    "moderation.apps.ModerationConfig",
 ]
 
 MIDDLEWARE = [

@@ -13,4 +13,5 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls", namespace="games")),
+    path("", include("moderation.urls", namespace="moderation")),
 ]
