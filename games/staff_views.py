@@ -13,14 +13,16 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+import rules
 from games import engine as game_engine
 from games import review
 from games.models import Game
@@ -66,7 +68,13 @@ def _step_param(request: HttpRequest) -> int | None:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game after move ``?coup=N`` (0: the deal), with every hand and the reserve."""
     game = _get_started_game(game_id)
-    step = review.replay_step(game, _step_param(request))
+    try:
+        step = review.replay_step(game, _step_param(request))
+    except (rules.RecordError, KeyError, TypeError, ValueError) as exc:
+        # The stored deal cannot even be read: nothing to step through, but the
+        # check names what is wrong with it.
+        messages.error(request, _("This game cannot be replayed: %(why)s") % {"why": exc})
+        return redirect("admin:games_game_check", game.pk)
     return render(
         request,
         "games/staff_replay.html",
@@ -90,7 +98,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game record (RECORD.md) at any time; players get theirs only once it is over."""
     game = _get_started_game(game_id)
-    document = game_engine.record_of(game)
+    try:
+        document = game_engine.record_of(game)
+    except (KeyError, TypeError, ValueError) as exc:
+        messages.error(request, _("This game's record cannot be written: %(why)s") % {"why": exc})
+        return redirect("admin:games_game_check", game.pk)
     response = HttpResponse(
         json.dumps(document, ensure_ascii=False, indent=2), content_type="application/json"
     )

@@ -116,6 +116,16 @@ def test_a_move_the_engine_refuses_stops_the_replay_and_says_so(alice, bob, staf
     assert 'id="replay-error"' in response.content.decode()
 
 
+def test_an_unreadable_deal_sends_staff_to_the_check_page(alice, bob, staff) -> None:
+    game = play_game([alice, bob], seed=3, moves=2)
+    game.setup = {"hands": ["ABC"]}
+    game.save(update_fields=["setup"])
+    for name in ("games:staff_replay", "games:staff_record"):
+        response = client_for(staff).get(reverse(name, args=[game.pk]))
+        assert response.status_code == 302
+        assert response["Location"] == reverse("admin:games_game_check", args=[game.pk])
+
+
 def test_the_staff_record_is_there_before_the_end_and_the_players_is_not(alice, bob, staff) -> None:
     game = play_game([alice, bob], seed=3, moves=4)
     response = client_for(staff).get(reverse("games:staff_record", args=[game.pk]))
