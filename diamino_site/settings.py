@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "accounts.apps.AccountsConfig",
     "games.apps.GamesConfig",
     "ratings.apps.RatingsConfig",
+    "moderation.apps.ModerationConfig",
 ]
 
 MIDDLEWARE = [

@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls", namespace="games")),
     path("", include("ratings.urls", namespace="ratings")),
+    path("", include("moderation.urls", namespace="moderation")),
 ]

@@ -95,3 +95,5 @@ class GameView:
     winners: tuple[str, ...] = ()
     hand_slots: int = 0  # 12 in avec marque (R-BOARD-2), 0 otherwise
     letter_values: dict[str, int] = field(default_factory=dict)
+    annulled_reason: str = ""  # why staff annulled the game (status "annulled")
+    annulled_at: datetime | None = None

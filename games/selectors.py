@@ -54,28 +54,8 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     over = game.is_over
     board = state.board if state else "." * (layout.width * layout.height)
     last = _last_squares(moves[-1]) if moves else set()
-    columns = tuple(rules.format_square(c, 0)[0] for c in range(layout.width))
-    rows = []
-    for r in range(layout.height):
-        row = []
-        for c in range(layout.width):
-            i = r * layout.width + c
-            ch = board[i]
-            name = layout.name_of(i)
-            letter = None if ch == "." else ch.upper()
-            row.append(
-                SquareView(
-                    name=name,
-                    col=c,
-                    row=r,
-                    kind=SQUARE_KIND_NAMES[layout.cells[i]],
-                    letter=letter,
-                    is_diable=ch.islower(),
-                    value=None if letter is None else (0 if ch.islower() else values.get(ch, 0)),
-                    is_last_move=name in last,
-                )
-            )
-        rows.append(tuple(row))
+    columns = board_columns(config)
+    rows = board_rows(config, board, last)
 
     deadline = deadline_of(game)
     turn = state.turn if state and not state.over else None
@@ -110,7 +90,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         mode=game.mode,
         status=game.status,
         columns=columns,
-        rows=tuple(rows),
+        rows=rows,
         seats=seat_views,
         reserve_size=len(state.reserve) if state else 0,
         my_hand=my_hand,
@@ -138,7 +118,47 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         winners=tuple(seat_name(s) for s in seats if s.position in winners),
         hand_slots=12 if game.mode == "marque" else 0,
         letter_values=values,
+        annulled_reason=game.annulled_reason,
+        annulled_at=game.annulled_at,
     )
+
+
+def board_columns(config: rules.GameConfig) -> tuple[str, ...]:
+    """The column letters above the board: A, B, C…"""
+    return tuple(rules.format_square(c, 0)[0] for c in range(config.layout.width))
+
+
+def board_rows(
+    config: rules.GameConfig, board: str, last: set[str]
+) -> tuple[tuple[SquareView, ...], ...]:
+    """The board's squares row by row; ``last`` names the squares the latest move filled.
+
+    Shared by the game page and the staff replay, so both draw the same board.
+    """
+    layout = config.layout
+    values = dict(config.tiles.values)
+    rows = []
+    for r in range(layout.height):
+        row = []
+        for c in range(layout.width):
+            i = r * layout.width + c
+            ch = board[i]
+            name = layout.name_of(i)
+            letter = None if ch == "." else ch.upper()
+            row.append(
+                SquareView(
+                    name=name,
+                    col=c,
+                    row=r,
+                    kind=SQUARE_KIND_NAMES[layout.cells[i]],
+                    letter=letter,
+                    is_diable=ch.islower(),
+                    value=None if letter is None else (0 if ch.islower() else values.get(ch, 0)),
+                    is_last_move=name in last,
+                )
+            )
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def _last_squares(move: Move) -> set[str]:

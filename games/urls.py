@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import views
+from games import staff_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -21,4 +21,7 @@ urlpatterns = [
     path("parties/<int:game_id>/chat/", views.chat, name="chat"),
     path("parties/<int:game_id>/partie.json", views.record, name="record"),
     path("verifier-un-mot/", views.check_word, name="check_word"),
+    # Staff only (games/staff_views.py): the one exception to hidden information.
+    path("equipe/parties/<int:game_id>/rejouer/", staff_views.replay, name="staff_replay"),
+    path("equipe/parties/<int:game_id>/partie.json", staff_views.record, name="staff_record"),
 ]

@@ -1,0 +1,432 @@
+"""The staff's desk for games: look into any game, check it, annul it.
+
+Everything the engine wrote (the deal, the state, the moves, the hands) is
+read-only here: a game changes only through ``games/services.py``, so staff
+cannot edit a position by hand. The actions call the services (``game_annul``)
+or the audit (``game_check``); nothing here decides a rule.
+
+Any active staff member may use these pages (``StaffReviewMixin``): reviewing
+games is what staff accounts are for, and it spares the project a permission
+set-up for a read-only admin. The admin site itself already refuses everyone
+else (anonymous visitors and players go to the admin log-in page).
+
+The "reported" filter reads ``moderation.Report``: the admin is where the
+games and the reports about them meet, and only the admin depends on it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Exists, OuterRef, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games import services
+from games.audit import game_check
+from games.errors import GameError
+from games.models import ChatMessage, Game, Move, Seat
+from games.staff_views import is_staff
+from moderation.models import Report
+
+# The statuses ``services.game_annul`` accepts; the confirmation page lists the
+# others as refused before anything is done (the service still has the last word).
+ANNULLABLE = (Game.Status.RUNNING, Game.Status.FINISHED)
+
+
+class StaffReviewMixin:
+    """Staff may look; nobody adds, edits or deletes engine data through the admin."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_staff(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_staff(request.user)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def pretty_json(value: Any) -> str:
+    return format_html("<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2))
+
+
+# --- list filters ------------------------------------------------------------------
+
+
+class AnnulledFilter(admin.SimpleListFilter):
+    title = _("annulled")
+    parameter_name = "annulled"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", _("Annulled")), ("no", _("Not annulled"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "yes":
+            return queryset.filter(status=Game.Status.ANNULLED)
+        if self.value() == "no":
+            return queryset.exclude(status=Game.Status.ANNULLED)
+        return queryset
+
+
+class ReportedFilter(admin.SimpleListFilter):
+    title = _("reported")
+    parameter_name = "reported"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            ("open", _("With an open report")),
+            ("any", _("With any report")),
+            ("no", _("Never reported")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "open":
+            return queryset.filter(has_open_report=True)
+        if self.value() == "any":
+            return queryset.filter(Exists(Report.objects.filter(game=OuterRef("pk"))))
+        if self.value() == "no":
+            return queryset.exclude(Exists(Report.objects.filter(game=OuterRef("pk"))))
+        return queryset
+
+
+# --- inlines --------------------------------------------------------------------------
+
+
+class ReadOnlyInline(StaffReviewMixin, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "player", "status", "hand", "score", "is_winner", "rank", "joined_at")
+    readonly_fields = fields
+    ordering = ("position", "joined_at")
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = (
+        "number",
+        "player",
+        "kind",
+        "notation",
+        "words_played",
+        "points",
+        "tiles_drawn",
+        "tiles_returned",
+        "created_at",
+    )
+    readonly_fields = fields
+    ordering = ("number",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        return super().get_queryset(request).select_related("seat__player")
+
+    @admin.display(description=_("player"))
+    def player(self, move: Move) -> str:
+        return str(move.seat.player)
+
+    @admin.display(description=_("words"))
+    def words_played(self, move: Move) -> str:
+        return ", ".join(move.words)
+
+
+class ChatInline(ReadOnlyInline):
+    model = ChatMessage
+    fields = ("created_at", "author", "text")
+    readonly_fields = fields
+    ordering = ("created_at",)
+    verbose_name_plural = _("chat")
+
+
+# --- the annulment form -----------------------------------------------------------------
+
+
+class AnnulForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=_("The players are told this reason."),
+    )
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+@admin.register(Game)
+class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "mode",
+        "status",
+        "players",
+        "move_count",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "is_annulled",
+        "open_reports",
+    )
+    list_display_links = ("id",)
+    list_filter = (
+        "status",
+        "mode",
+        AnnulledFilter,
+        ReportedFilter,
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
+    date_hierarchy = "created_at"
+    search_fields = (
+        "=id",
+        "seats__player__username",
+        "seats__player__email",
+        "seats__player__display_name",
+    )
+    search_help_text = _("A game number, or a player's username, email or display name.")
+    inlines = (SeatInline, MoveInline, ChatInline)
+    actions = ("annul_games", "check_games")
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": (
+                    "review_links",
+                    ("mode", "status", "end"),
+                    ("layout", "tiles", "word_list"),
+                    ("seats_wanted", "days_per_move", "invitation_only"),
+                    "creator",
+                    ("created_at", "started_at", "finished_at"),
+                    ("move_count", "to_move", "turn_started_at"),
+                    "reports",
+                )
+            },
+        ),
+        (_("Annulment"), {"fields": ("annulled_reason", "annulled_by", "annulled_at")}),
+        (
+            _("Engine data (read-only)"),
+            {
+                "classes": ("collapse",),
+                "fields": ("setup_json", "first_player_draw_json", "state_json"),
+            },
+        ),
+    )
+    readonly_fields = (
+        "review_links",
+        "reports",
+        "setup_json",
+        "first_player_draw_json",
+        "state_json",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        open_reports = Report.objects.filter(game=OuterRef("pk"), status=Report.Status.OPEN)
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(has_open_report=Exists(open_reports))
+            .prefetch_related("seats__player")
+        )
+
+    # --- columns and fields
+
+    @admin.display(description=_("players"))
+    def players(self, game: Game) -> str:
+        seats = sorted(game.seats.all(), key=lambda s: (s.position is None, s.position, s.pk))
+        return ", ".join(str(s.player) for s in seats)
+
+    @admin.display(description=_("annulled"), boolean=True, ordering="status")
+    def is_annulled(self, game: Game) -> bool:
+        return game.status == Game.Status.ANNULLED
+
+    @admin.display(description=_("open report"), boolean=True, ordering="has_open_report")
+    def open_reports(self, game: Game) -> bool:
+        return game.has_open_report
+
+    @admin.display(description=_("review"))
+    def review_links(self, game: Game) -> str:
+        if game.setup is None:
+            return _("The table has not started yet.")
+        links = [
+            (reverse("games:staff_replay", args=[game.pk]), _("Staff replay")),
+            (reverse("games:staff_record", args=[game.pk]), _("Download the record")),
+            (reverse("admin:games_game_check", args=[game.pk]), _("Check the game")),
+        ]
+        if game.status in ANNULLABLE:
+            links.append((reverse("admin:games_game_annul", args=[game.pk]), _("Annul the game")))
+        return format_html_join(" · ", '<a href="{}">{}</a>', links)
+
+    @admin.display(description=_("reports"))
+    def reports(self, game: Game) -> str:
+        url = reverse("admin:moderation_report_changelist") + f"?game__id__exact={game.pk}"
+        count = game.reports.count()
+        return format_html(
+            '<a href="{}">{}</a>',
+            url,
+            ngettext("%(n)d report", "%(n)d reports", count) % {"n": count},
+        )
+
+    @admin.display(description=_("set-up"))
+    def setup_json(self, game: Game) -> str:
+        return pretty_json(game.setup)
+
+    @admin.display(description=_("first-player draw"))
+    def first_player_draw_json(self, game: Game) -> str:
+        return pretty_json(game.first_player_draw)
+
+    @admin.display(description=_("state"))
+    def state_json(self, game: Game) -> str:
+        return pretty_json(game.state)
+
+    # --- custom pages: one game's check and annulment, linked from its change page
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path("<int:game_id>/check/", view(self.check_view), name="games_game_check"),
+            path("<int:game_id>/annul/", view(self.annul_view), name="games_game_annul"),
+            *super().get_urls(),
+        ]
+
+    def check_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = get_object_or_404(Game, pk=game_id)
+        return self._check_response(request, [game])
+
+    def annul_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = get_object_or_404(Game, pk=game_id)
+        form = AnnulForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            self._annul(request, [game], form.cleaned_data["reason"])
+            return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
+        return self._annul_confirmation(request, [game], form, single=True)
+
+    # --- actions
+
+    @admin.action(description=_("Annul the selected games (asks for a reason)"))
+    def annul_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        """Django's intermediate-page pattern: the page posts back here with ``apply``."""
+        games = list(queryset.order_by("pk"))
+        if "apply" in request.POST:
+            form = AnnulForm(request.POST)
+            if form.is_valid():
+                self._annul(request, games, form.cleaned_data["reason"])
+                return None  # back to the list, with the messages
+        else:
+            form = AnnulForm()
+        return self._annul_confirmation(request, games, form)
+
+    @admin.action(description=_("Check the selected games (replay the moves)"))
+    def check_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse:
+        return self._check_response(request, list(queryset.order_by("pk")))
+
+    def _annul(self, request: HttpRequest, games: list[Game], reason: str) -> None:
+        """Annul each game through the service; report refusals instead of failing."""
+        done = []
+        for game in games:
+            try:
+                services.game_annul(game_id=game.pk, by=request.user, reason=reason)
+            except GameError as exc:
+                messages.warning(
+                    request,
+                    _("Game #%(id)d was not annulled: %(why)s")
+                    % {"id": game.pk, "why": exc.message},
+                )
+            else:
+                done.append(f"#{game.pk}")
+        if done:
+            messages.success(
+                request,
+                ngettext(
+                    "Annulled game %(games)s; its players are told why.",
+                    "Annulled games %(games)s; their players are told why.",
+                    len(done),
+                )
+                % {"games": ", ".join(done)},
+            )
+
+    def _annul_confirmation(
+        self, request: HttpRequest, games: list[Game], form: AnnulForm, *, single: bool = False
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Annul games"),
+            "games": games,
+            "annullable": [g for g in games if g.status in ANNULLABLE],
+            "refused": [g for g in games if g.status not in ANNULLABLE],
+            "form": form,
+            "single": single,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        status = 400 if form.is_bound and not form.is_valid() else 200
+        return TemplateResponse(request, "admin/games/game/annul.html", context, status=status)
+
+    def _check_response(self, request: HttpRequest, games: list[Game]) -> HttpResponse:
+        results = [
+            {"game": game, "started": game.setup is not None, "differences": game_check(game)}
+            for game in games
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Check the game"),
+            "results": results,
+        }
+        return TemplateResponse(request, "admin/games/game/check.html", context)
+
+
+# --- seats and moves ------------------------------------------------------------------------
+
+
+@admin.register(Seat)
+class SeatAdmin(StaffReviewMixin, admin.ModelAdmin):
+    list_display = ("game", "position", "player", "status", "score", "is_winner", "rank")
+    list_filter = ("status", "is_winner", "game__mode", "game__status")
+    search_fields = ("=game__id", "player__username", "player__email", "player__display_name")
+    list_select_related = ("game", "player")
+    ordering = ("-game_id", "position")
+
+
+@admin.register(Move)
+class MoveAdmin(StaffReviewMixin, admin.ModelAdmin):
+    list_display = (
+        "game",
+        "number",
+        "player",
+        "kind",
+        "notation",
+        "words_played",
+        "points",
+        "created_at",
+    )
+    list_filter = ("kind", "game__mode", "game__status", "created_at")
+    search_fields = ("=game__id", "seat__player__username", "notation")
+    list_select_related = ("game", "seat__player")
+    ordering = ("-game_id", "number")
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("player"), ordering="seat__player__username")
+    def player(self, move: Move) -> str:
+        return str(move.seat.player)
+
+    @admin.display(description=_("words"))
+    def words_played(self, move: Move) -> str:
+        return ", ".join(move.words)
