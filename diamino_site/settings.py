@@ -225,4 +225,6 @@ LOGGING = {
 
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
+# Days per calendar year a player may stop their clocks (accounts/vacations.py).
+DIAMINO_VACATION_DAYS_PER_YEAR = 20
 DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
