@@ -107,6 +107,16 @@ def is_ticking(game: Game) -> bool:
     )
 
 
+def turn_key(game: Game) -> str:
+    """Names one turn of one game, e.g. for "one reminder per turn".
+
+    Made of the seat to move and when its turn began, so a move that does not
+    pass the turn (a resignation out of turn) keeps the same key.
+    """
+    stamp = int(game.turn_started_at.timestamp() * 1_000_000)
+    return f"{game.pk}:{game.to_move_id}:{stamp}"
+
+
 def deadline_of(
     game: Game, *, player_id: int | None = None, vacations: Sequence[Interval] | None = None
 ) -> datetime | None:
