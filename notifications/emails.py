@@ -105,7 +105,8 @@ def _turn(row: Notification) -> tuple[str, dict[str, Any]]:
 def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
-    return "reminder", game_context(game, row.recipient)
+    vacation_url = absolute_url(reverse("accounts:vacation"))
+    return "reminder", {**game_context(game, row.recipient), "vacation_url": vacation_url}
 
 
 def _game_started(row: Notification) -> tuple[str, dict[str, Any]]:

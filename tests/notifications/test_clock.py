@@ -77,6 +77,7 @@ def test_a_reminder_goes_once_a_day_before_the_deadline(alice, bob, tick, mailou
     assert to == first.email
     assert f" {game.pk} before " in subject  # "Reminder: play in Game N before <date>"
     assert "you run out of time and leave the game" in message.body
+    assert "http://127.0.0.1:8000/compte/vacances/" in message.body
 
 
 def test_a_one_day_game_reminds_halfway_not_at_the_start(alice, bob, tick, mailoutbox) -> None:
