@@ -36,8 +36,10 @@ lint: setup
 worker: setup
 	$(BIN)/celery -A diamino_site worker --loglevel=INFO
 
+# Exactly one beat per site. Its schedule file goes with the data, not in the checkout.
 beat: setup
-	$(BIN)/celery -A diamino_site beat --loglevel=INFO
+	@mkdir -p "$${DIAMINO_DATA_DIR:-data}"
+	$(BIN)/celery -A diamino_site beat --loglevel=INFO --schedule "$${DIAMINO_DATA_DIR:-data}/celerybeat-schedule"
 
 bench: setup
 	$(BIN)/python -m benchmarks

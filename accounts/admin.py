@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import User
+from accounts.models import User, Vacation
 
 
 @admin.register(User)
@@ -19,3 +19,11 @@ class PlayerAdmin(UserAdmin):
     readonly_fields = ("deleted_at",)
     list_display = ("username", "email", "display_name", "language", "is_active", "deleted_at")
     list_filter = (*UserAdmin.list_filter, "language", "turn_emails")
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ("user", "starts_at", "ends_at", "created_at")
+    search_fields = ("user__username", "user__email")
+    date_hierarchy = "starts_at"
+    raw_id_fields = ("user",)

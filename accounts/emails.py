@@ -27,10 +27,12 @@ from accounts.models import EmailKind, TurnEmails, User
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 
 # Kinds a caller may send, and the preference (unsubscribe kind) each belongs to.
-# "turn" is one email per move; "turn-digest" the daily summary; both stop with "turn".
+# "turn" is one email per move; "turn-digest" the daily summary; "reminder" the
+# warning before a deadline, which both kinds of readers get; all stop with "turn".
 SENDABLE_KINDS: dict[str, str] = {
     "turn": EmailKind.TURN,
     "turn-digest": EmailKind.TURN,
+    "reminder": EmailKind.TURN,
     "invitations": EmailKind.INVITATIONS,
     "game-over": EmailKind.GAME_OVER,
 }
@@ -92,13 +94,18 @@ def wants_email(user: User, kind: str) -> bool:
     """Whether ``user`` should get an email of ``kind`` now.
 
     ``kind`` is one of "turn" (one email per move), "turn-digest" (the daily
-    summary), "invitations" or "game-over". Deleted or inactive players, and
-    players without a confirmed address, get nothing.
+    summary), "reminder" (a deadline is near: for every player who reads turn
+    emails, one by one or in the digest), "invitations" or "game-over".
+    Deleted or inactive players, and players without a confirmed address, get
+    nothing.
     """
     preference = _preference_kind(kind)
     if not user.is_active or user.deleted_at is not None:
         return False
-    if preference == EmailKind.TURN:
+    if kind == "reminder":
+        if user.turn_emails == TurnEmails.NEVER:
+            return False
+    elif preference == EmailKind.TURN:
         wanted = TurnEmails.DIGEST if kind == "turn-digest" else TurnEmails.EACH
         if user.turn_emails != wanted:
             return False

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -81,3 +82,13 @@ class DeleteAccountForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("This is not your password. Nothing was deleted."))
         return password
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(
+        label=_("Number of days"),
+        min_value=1,
+        max_value=settings.DIAMINO_VACATION_DAYS_PER_YEAR,
+        initial=7,
+        help_text=_("Your clocks stop from now for this many days. You can come back earlier."),
+    )

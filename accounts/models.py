@@ -71,3 +71,32 @@ class User(AbstractUser):
 
     def get_absolute_url(self) -> str:
         return reverse("accounts:player", kwargs={"username": self.username})
+
+
+class Vacation(models.Model):
+    """A stretch of time when the player's clocks stop.
+
+    Only the interval is stored: every deadline that overlaps it is pushed
+    when it is computed (``games/clock.py``), and the days a player has used
+    are counted from these rows (``accounts/vacations.py``), so ending a
+    vacation early needs nothing but moving ``ends_at``.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(_("starts"))
+    # The planned end; moved to the moment the player comes back early.
+    ends_at = models.DateTimeField(_("ends"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="vacation_ends_after_it_starts",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.starts_at:%Y-%m-%d %H:%M} → {self.ends_at:%Y-%m-%d %H:%M}"

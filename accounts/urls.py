@@ -9,6 +9,7 @@ app_name = "accounts"
 urlpatterns = [
     path("compte/", views.settings_view, name="settings"),
     path("compte/supprimer/", views.delete_account, name="delete"),
+    path("compte/vacances/", views.vacation_view, name="vacation"),
     path(
         "compte/adresse-a-confirmer/",
         views.confirm_email_first,

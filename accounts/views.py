@@ -8,14 +8,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import translation
+from django.utils import formats, timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from accounts import vacations
 from accounts.emails import BadUnsubscribeToken, read_unsubscribe_token
-from accounts.forms import DeleteAccountForm, SettingsForm
+from accounts.forms import DeleteAccountForm, SettingsForm, VacationForm
 from accounts.models import EmailKind, User
 from accounts.permissions import can_play
 from accounts.services import email_unsubscribe, user_delete
@@ -31,6 +32,41 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your settings are saved."))
         return redirect("accounts:settings")
     return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation_view(request: HttpRequest) -> HttpResponse:
+    """Start a vacation (the clocks of every game stop) or come back early."""
+    user = request.user
+    action = request.POST.get("action")
+    form = VacationForm(request.POST if action == "start" else None)
+    if action == "end":
+        if vacations.vacation_end(user=user) is not None:
+            messages.success(request, _("Welcome back: your clocks run again."))
+        return redirect("accounts:vacation")
+    if form.is_bound and form.is_valid():
+        try:
+            vacation = vacations.vacation_start(user=user, days=form.cleaned_data["days"])
+        except vacations.VacationRefused as refusal:
+            form.add_error("days", refusal.message)
+        else:
+            ends = formats.date_format(timezone.localtime(vacation.ends_at), "DATETIME_FORMAT")
+            messages.success(
+                request, _("Enjoy your vacation: your clocks stop until %(date)s.") % {"date": ends}
+            )
+            return redirect("accounts:vacation")
+    year = timezone.localdate().year
+    context = {
+        "form": form,
+        "current": vacations.current_vacation(user),
+        "year": year,
+        "allowance": vacations.allowance(),
+        "days_used": vacations.days_used(user, year),
+        "days_left": vacations.days_left(user, year),
+        "history": user.vacations.all()[:10],
+    }
+    return render(request, "accounts/vacation.html", context, status=400 if form.errors else 200)
 
 
 @login_required

@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from diamino_site.env import env_bool, env_int, env_list, env_str, env_url
@@ -48,6 +49,7 @@ INSTALLED_APPS = [
     "games.apps.GamesConfig",
     "ratings.apps.RatingsConfig",
     "moderation.apps.ModerationConfig",
+    "notifications.apps.NotificationsConfig",
 ]
 
 MIDDLEWARE = [
@@ -126,7 +128,23 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# One beat process schedules these; any number of workers run them (README).
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Re-queue outbox rows still unsent a minute after they were due.
+    "notifications-sweep": {
+        "task": "notifications.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},  # a backlog of sweeps is one sweep
+    },
+    # Time-outs at the deadline (R-END-4) and reminders before it.
+    "games-clock": {"task": "notifications.clock", "schedule": 300.0, "options": {"expires": 290}},
+    # Daily digests, written at each player's local digest hour.
+    "notifications-digests": {
+        "task": "notifications.digests",
+        "schedule": crontab(minute=0),
+        "options": {"expires": 3000},
+    },
+}
 
 # --- Auth and accounts (django-allauth) -------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -227,4 +245,18 @@ LOGGING = {
 
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
+# Days per calendar year a player may stop their clocks (accounts/vacations.py).
+DIAMINO_VACATION_DAYS_PER_YEAR = 20
+
+# The email outbox (notifications/sending.py): retries with exponential backoff
+# from RETRY_BASE up to RETRY_CAP, failed after MAX_ATTEMPTS; a sender that has
+# not finished after LEASE is presumed dead and its row is taken over (keep it
+# far above EMAIL_TIMEOUT); the sweep re-queues rows unsent SWEEP_AFTER past due.
+DIAMINO_NOTIFICATION_MAX_ATTEMPTS = 12
+DIAMINO_NOTIFICATION_RETRY_BASE = timedelta(minutes=1)
+DIAMINO_NOTIFICATION_RETRY_CAP = timedelta(hours=1)
+DIAMINO_NOTIFICATION_LEASE = timedelta(minutes=10)
+DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(minutes=1)
+# The local hour (in each player's time zone) from which the daily digest goes out.
+DIAMINO_DIGEST_HOUR = env_int("DIAMINO_DIGEST_HOUR", 8, minimum=0, maximum=23)
 DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)

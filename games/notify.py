@@ -1,26 +1,115 @@
 """Notifications a game event causes; called inside the service's transaction.
 
-For now these only mark the hook points; the outbox (a row per email,
-written in the same transaction and sent by a Celery task) comes with the
-notifications issue.
+Each hook writes outbox rows (``notifications.services.notification_write``)
+in the move's transaction: a refused or rolled-back move writes nothing, a
+played move cannot lose its emails. Rows hold ids only; the email is rendered
+when it is sent. Every row has a key naming the event, so writing it twice
+(a retried service, a second sweep) gives one row.
+
+Who hears what:
+
+- invitation: the invitee.
+- game started: the player who plays first gets their "your turn" email; the
+  others learn the game began.
+- a move: the next player gets "your turn" — only when the turn passed to
+  them (a resignation out of turn keeps the same turn, and the same key);
+- a time-out that does not end the game: every player learns who left (the
+  next player through their "your turn" email when they read those);
+- game over (by any move, resignation or time-out): every player, with the
+  result;
+- annulment: every player, with the moderators' reason.
 """
 
 from __future__ import annotations
 
-from games.models import Game, Invitation, Move
+from accounts.emails import wants_email
+from games import clock
+from games.models import Game, Invitation, Move, Seat
+from notifications.models import Notification
+from notifications.services import notification_write
+
+Kind = Notification.Kind
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("player").order_by("position", "pk"))
+
+
+def _turn(game: Game, seat: Seat) -> None:
+    """``seat`` has the turn: the "your turn" email (once per turn, whatever the key's cause)."""
+    key = clock.turn_key(game)
+    notification_write(
+        recipient=seat.player,
+        kind=Kind.TURN,
+        key=f"turn:{key}",
+        game_id=game.pk,
+        context={"turn": key},
+    )
 
 
 def invitation(invitation: Invitation) -> None:
     """``invitation.invitee`` was invited to a table."""
+    notification_write(
+        recipient=invitation.invitee,
+        kind=Kind.INVITATION,
+        key=f"invitation:{invitation.pk}",
+        game_id=invitation.game_id,
+        context={"invitation": invitation.pk},
+    )
 
 
 def game_started(game: Game) -> None:
     """The table is full (or its creator started it): everyone learns who plays first."""
+    for seat in _seats(game):
+        if seat.pk == game.to_move_id:
+            _turn(game, seat)
+        else:
+            notification_write(
+                recipient=seat.player,
+                kind=Kind.GAME_STARTED,
+                key=f"started:{game.pk}:{seat.player_id}",
+                game_id=game.pk,
+            )
 
 
 def move_played(game: Game, move: Move) -> None:
     """A move was played: the next player's turn, or the game is over."""
+    seats = _seats(game)
+    if game.status == Game.Status.FINISHED:
+        for seat in seats:
+            notification_write(
+                recipient=seat.player,
+                kind=Kind.GAME_OVER,
+                key=f"game-over:{game.pk}:{seat.player_id}",
+                game_id=game.pk,
+                context={"move": move.pk},
+            )
+        return
+    next_seat = next((s for s in seats if s.pk == game.to_move_id), None)
+    told_by_turn_email = None
+    if next_seat is not None and next_seat.player_id != move.seat.player_id:
+        _turn(game, next_seat)
+        if wants_email(next_seat.player, "turn"):
+            told_by_turn_email = next_seat.pk  # that email shows the time-out as the last move
+    if move.kind == Move.Kind.TIMEOUT:
+        for seat in seats:
+            if seat.pk == told_by_turn_email:
+                continue
+            notification_write(
+                recipient=seat.player,
+                kind=Kind.TIMEOUT,
+                key=f"timeout:{game.pk}:{move.number}:{seat.player_id}",
+                game_id=game.pk,
+                context={"move": move.pk},
+            )
 
 
 def game_annulled(game: Game) -> None:
     """Staff annulled the game; ``game.annulled_reason`` says why."""
+    for seat in _seats(game):
+        notification_write(
+            recipient=seat.player,
+            kind=Kind.ANNULLED,
+            key=f"annulled:{game.pk}:{seat.player_id}",
+            game_id=game.pk,
+        )

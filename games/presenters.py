@@ -52,6 +52,7 @@ class SeatView:
     is_winner: bool = False
     deadline: datetime | None = None
     on_vacation: bool = False
+    vacation_until: datetime | None = None  # with on_vacation: when the player is back
     final_hand: str | None = None  # revealed only when the game is over
 
 

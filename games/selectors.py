@@ -16,6 +16,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
+from games import clock
 from games import engine as game_engine
 from games.models import Game, Move, Seat
 from games.presenters import DrawRound, GameView, MoveView, SeatView, SquareView, TileView
@@ -28,10 +29,8 @@ def seat_name(seat: Seat) -> str:
 
 
 def deadline_of(game: Game) -> datetime | None:
-    """When the player to move times out: turn start + days per move (R-END-4)."""
-    if game.status != Game.Status.RUNNING or game.turn_started_at is None:
-        return None
-    return game.turn_started_at + timedelta(days=game.days_per_move)
+    """When the player to move times out (R-END-4); ``games/clock.py`` computes it."""
+    return clock.deadline_of(game)
 
 
 def _profile_url(seat: Seat) -> str | None:
@@ -57,9 +56,23 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     columns = board_columns(config)
     rows = board_rows(config, board, last)
 
-    deadline = deadline_of(game)
+    now = timezone.now()
+    # One query for every seated player's vacations: the badge and the deadline.
+    vacations = clock.vacations_of(
+        [s.player_id for s in seats], min(now, game.turn_started_at or now)
+    )
+    to_move = next((s for s in seats if s.pk == game.to_move_id), None)
+    deadline = clock.deadline_of(
+        game,
+        player_id=to_move.player_id if to_move else None,
+        vacations=vacations.get(to_move.player_id, []) if to_move else [],
+    )
     turn = state.turn if state and not state.over else None
     winners = set(state.result.winners) if state and state.result else set()
+    back_at = {
+        s.pk: None if over else clock.on_vacation_until(vacations.get(s.player_id, []), now)
+        for s in seats
+    }
     seat_views = tuple(
         SeatView(
             position=s.position if s.position is not None else k,
@@ -72,6 +85,8 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             is_me=me is not None and s.pk == me.pk,
             is_winner=s.position in winners,
             deadline=deadline if turn is not None and s.position == turn else None,
+            on_vacation=back_at[s.pk] is not None,
+            vacation_until=back_at[s.pk],
             final_hand="".join(state.hands[s.position]) if (state and over) else None,
         )
         for k, s in enumerate(seats)
@@ -193,14 +208,15 @@ def open_tables(viewer: User | None) -> QuerySet[Game]:
 
 def my_games(player: User) -> dict[str, list[Game]]:
     """The player's games: my turn (nearest deadline first), waiting, open, finished."""
-    seats = Seat.objects.filter(player=player).select_related("game")
+    seats = list(Seat.objects.filter(player=player).select_related("game"))
+    deadlines = clock.deadlines_of([seat.game for seat in seats])
     my_turn: list[Game] = []
     waiting: list[Game] = []
     open_: list[Game] = []
     finished: list[Game] = []
     for seat in seats:
         game = seat.game
-        game.deadline = deadline_of(game)
+        game.deadline = deadlines[game.pk]
         game.my_seat = seat
         if game.status == Game.Status.RUNNING:
             (my_turn if game.to_move_id == seat.pk else waiting).append(game)

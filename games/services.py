@@ -308,7 +308,6 @@ def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
     state = played.state
     game.state = rules.state_to_dict(state)
     game.move_count += 1
-    game.turn_started_at = now
     changed = ["state", "move_count", "turn_started_at"]
     result = state.result
     if result is not None:
@@ -317,7 +316,12 @@ def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
         game.end = result.end
         changed += ["status", "finished_at", "end"]
     by_position = _save_seats(game, state)
-    game.to_move = None if result is not None else by_position[state.turn]
+    to_move = None if result is not None else by_position[state.turn]
+    # The clock runs from when the turn began (games/clock.py): a resignation
+    # out of turn leaves the player to move, and their clock, as they were.
+    if to_move is None or to_move.pk != game.to_move_id:
+        game.turn_started_at = now
+    game.to_move = to_move
     game.save(update_fields=[*changed, "to_move"])
     from games import notify
 

@@ -1,0 +1,152 @@
+"""The correspondence clock: when the player to move times out.
+
+Like lichess's correspondence clock, the deadline is *computed*, never stored
+as a counter: the turn began at ``Game.turn_started_at``, the player has
+``days_per_move`` days of clock time, and the clock stops while the player is
+on vacation (``accounts.Vacation``). Everything that shows or acts on a
+deadline asks this module: the game page and the lists (``games/selectors``),
+the emails, the reminders and the time-outs (``notifications/periodic.py``).
+
+Starting or ending a vacation, or a vacation that was planned when the turn
+began, changes the deadline the next time it is computed; nothing needs
+updating.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from accounts.models import Vacation
+from games.models import Game, Seat
+
+DAY = timedelta(days=1)
+REMINDER_LEAD = timedelta(hours=24)
+
+Interval = tuple[datetime, datetime]
+
+
+def push_past(start: datetime, allowed: timedelta, pauses: Iterable[Interval]) -> datetime:
+    """When ``allowed`` clock time has run from ``start`` if the clock stops during ``pauses``.
+
+    Pauses may overlap each other or begin before ``start`` (a vacation that
+    was already running when the turn began: the clock starts when it ends).
+    """
+    moment, left = start, allowed
+    for pause_start, pause_end in sorted(pauses):
+        if pause_end <= moment:
+            continue
+        if pause_start > moment:
+            if pause_start - moment >= left:
+                break
+            left -= pause_start - moment
+        moment = pause_end
+    return moment + left
+
+
+def turn_deadline(
+    turn_started_at: datetime, days_per_move: int, vacations: Iterable[Interval] = ()
+) -> datetime:
+    """The moment the player to move times out (R-END-4)."""
+    return push_past(turn_started_at, days_per_move * DAY, vacations)
+
+
+def reminder_lead(days_per_move: int) -> timedelta:
+    """How long before the deadline the reminder goes out.
+
+    24 hours, except in one-day games, where that would be the moment the
+    turn begins (the "your turn" email already says it): there, half the time.
+    """
+    return min(REMINDER_LEAD, days_per_move * DAY / 2)
+
+
+def vacations_of(player_ids: Iterable[int], since: datetime) -> dict[int, list[Interval]]:
+    """Each player's vacations that end after ``since``, in one query."""
+    ids = {pk for pk in player_ids if pk is not None}
+    found: dict[int, list[Interval]] = defaultdict(list)
+    if not ids:
+        return found
+    rows = Vacation.objects.filter(user_id__in=ids, ends_at__gt=since).values_list(
+        "user_id", "starts_at", "ends_at"
+    )
+    for user_id, starts_at, ends_at in rows:
+        found[user_id].append((starts_at, ends_at))
+    return found
+
+
+def on_vacation_until(vacations: Sequence[Interval], at: datetime | None = None) -> datetime | None:
+    """The end of the vacation running at ``at`` (now by default), or None."""
+    at = at or timezone.now()
+    running = [end for start, end in vacations if start <= at < end]
+    if not running:
+        return None
+    # Back-to-back vacations read as one: follow them to the last.
+    until = max(running)
+    for start, end in sorted(vacations):
+        if start <= until < end:
+            until = end
+    return until
+
+
+def _to_move_player_id(game: Game) -> int | None:
+    if game.to_move_id is None:
+        return None
+    if Game.to_move.is_cached(game):
+        return game.to_move.player_id
+    return Seat.objects.filter(pk=game.to_move_id).values_list("player_id", flat=True).first()
+
+
+def is_ticking(game: Game) -> bool:
+    return (
+        game.status == Game.Status.RUNNING
+        and game.turn_started_at is not None
+        and game.to_move_id is not None
+    )
+
+
+def turn_key(game: Game) -> str:
+    """Names one turn of one game, e.g. for "one reminder per turn".
+
+    Made of the seat to move and when its turn began, so a move that does not
+    pass the turn (a resignation out of turn) keeps the same key.
+    """
+    stamp = int(game.turn_started_at.timestamp() * 1_000_000)
+    return f"{game.pk}:{game.to_move_id}:{stamp}"
+
+
+def deadline_of(
+    game: Game, *, player_id: int | None = None, vacations: Sequence[Interval] | None = None
+) -> datetime | None:
+    """When the player to move in ``game`` times out; None when no clock runs.
+
+    Pass ``player_id`` (the player to move) and their ``vacations`` when the
+    caller already has them, to spare the queries.
+    """
+    if not is_ticking(game):
+        return None
+    if vacations is None:
+        player_id = player_id if player_id is not None else _to_move_player_id(game)
+        vacations = vacations_of([player_id], game.turn_started_at).get(player_id, [])
+    return turn_deadline(game.turn_started_at, game.days_per_move, vacations)
+
+
+def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
+    """The deadline of each game, for lists: two queries whatever the number of games."""
+    ticking = [g for g in games if is_ticking(g)]
+    result: dict[int, datetime | None] = {g.pk: None for g in games}
+    if not ticking:
+        return result
+    players = dict(
+        Seat.objects.filter(pk__in=[g.to_move_id for g in ticking]).values_list("pk", "player_id")
+    )
+    since = min(g.turn_started_at for g in ticking)
+    vacations = vacations_of(players.values(), since)
+    for game in ticking:
+        player_id = players.get(game.to_move_id)
+        result[game.pk] = turn_deadline(
+            game.turn_started_at, game.days_per_move, vacations.get(player_id, [])
+        )
+    return result

@@ -1,0 +1,252 @@
+"""Each kind of notification as an email, rendered when it is sent, from fresh rows.
+
+``render(row)`` returns the message ``accounts.emails.build_email`` builds
+(recipient's language and time zone, unsubscribe link and headers), or raises
+``Skip`` when the notification no longer makes sense (the player already
+moved, the table closed, no game waits any more).
+
+What a game email shows comes from a spectator's ``game_view``: the board,
+the last move with its words and points, the players and their scores — and
+never a player's hand, the reserve or the tiles a move drew (R-HIDE-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.mail import EmailMultiAlternatives
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.emails import absolute_url, build_email
+from accounts.models import User
+from games import clock, selectors
+from games.models import Game, Invitation, Move, Seat
+from notifications import board
+from notifications.models import Notification
+from notifications.services import EMAIL_KIND
+
+Kind = Notification.Kind
+
+
+class Skip(Exception):
+    """Nothing to send any more; the message says why (for the admin)."""
+
+
+def game_url(game: Game) -> str:
+    return absolute_url(reverse("games:page", args=[game.pk]))
+
+
+def game_title(game: Game) -> str:
+    return _("Game %(number)s") % {"number": game.pk}
+
+
+def _last_move(game: Game) -> dict[str, Any] | None:
+    move = game.moves.select_related("seat__player").order_by("-number").first()
+    if move is None:
+        return None
+    return {
+        "number": move.number,
+        "player": selectors.seat_name(move.seat),
+        "kind": move.kind,
+        "kind_label": Move.Kind(move.kind).label,
+        "notation": move.notation,
+        "words": list(move.words),
+        "points": move.points,
+    }
+
+
+def game_context(game: Game, user: User) -> dict[str, Any]:
+    """What every game email shows; call it in the recipient's language."""
+    view = selectors.game_view(game, None)  # a spectator's view: no hand, no reserve
+    to_move = next((s for s in view.seats if s.is_turn), None)
+    return {
+        "game": game,
+        "game_title": game_title(game),
+        "mode_label": game.get_mode_display(),
+        "game_url": game_url(game),
+        "board": board.html_picture(view),
+        "board_text": board.text_picture(view),
+        "seats": view.seats,
+        "show_scores": game.mode == "marque" or view.over,
+        "last_move": _last_move(game),
+        "to_move": to_move,
+        "deadline": to_move.deadline if to_move else None,
+        "days_per_move": game.days_per_move,
+        "time_zone": user.time_zone,
+        "marque": game.mode == "marque",
+    }
+
+
+def _game(row: Notification) -> Game:
+    if row.game is None:
+        raise Skip("the game no longer exists")
+    return row.game
+
+
+def _still_this_turn(row: Notification, game: Game) -> None:
+    if (
+        game.status != Game.Status.RUNNING
+        or game.turn_started_at is None
+        or clock.turn_key(game) != row.context.get("turn")
+        or not game.seats.filter(pk=game.to_move_id, player=row.recipient).exists()
+    ):
+        raise Skip("the turn is over already")
+
+
+def _turn(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    _still_this_turn(row, game)
+    return "turn", {**game_context(game, row.recipient), "first_move": game.move_count == 0}
+
+
+def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    _still_this_turn(row, game)
+    vacation_url = absolute_url(reverse("accounts:vacation"))
+    return "reminder", {**game_context(game, row.recipient), "vacation_url": vacation_url}
+
+
+def _game_started(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    if game.status != Game.Status.RUNNING:
+        raise Skip("the game is not running any more")
+    return "game_started", game_context(game, row.recipient)
+
+
+def _timeout(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    move = game.moves.select_related("seat__player").filter(pk=row.context.get("move")).first()
+    if move is None:
+        raise Skip("the time-out is not in the game any more")
+    return "timeout", {
+        **game_context(game, row.recipient),
+        "timed_out": selectors.seat_name(move.seat),
+        "it_was_me": move.seat.player_id == row.recipient_id,
+    }
+
+
+def _ranking(game: Game) -> list[dict[str, Any]]:
+    seats = game.seats.select_related("player").order_by("rank", "position")
+    return [
+        {
+            "rank": seat.rank,
+            "name": selectors.seat_name(seat),
+            "score": seat.score,
+            "is_winner": seat.is_winner,
+            "status": seat.status,
+            "status_label": Seat.Status(seat.status).label,
+        }
+        for seat in seats
+    ]
+
+
+def _game_over(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    if game.status != Game.Status.FINISHED:
+        raise Skip("the game is not finished")
+    ranking = _ranking(game)
+    me = next((s for s in game.seats.all() if s.player_id == row.recipient_id), None)
+    return "game_over", {
+        **game_context(game, row.recipient),
+        "ranking": ranking,
+        "winners": [r["name"] for r in ranking if r["is_winner"]],
+        "i_won": bool(me and me.is_winner),
+        "end_label": Game.End(game.end).label if game.end else "",
+    }
+
+
+def _annulled(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    if game.status != Game.Status.ANNULLED:
+        raise Skip("the game is not annulled")
+    return "annulled", {
+        "game": game,
+        "game_title": game_title(game),
+        "game_url": game_url(game),
+        "reason": game.annulled_reason,
+    }
+
+
+def _invitation(row: Notification) -> tuple[str, dict[str, Any]]:
+    invitation = (
+        Invitation.objects.select_related("game", "invited_by")
+        .filter(pk=row.context.get("invitation"))
+        .first()
+    )
+    if (
+        invitation is None
+        or invitation.status != Invitation.Status.PENDING
+        or invitation.game.status != Game.Status.OPEN
+    ):
+        raise Skip("the invitation is no longer open")
+    game = invitation.game
+    return "invitation", {
+        "game": game,
+        "game_title": _("Table #%(id)s") % {"id": game.pk},
+        "game_url": game_url(game),
+        "inviter": str(invitation.invited_by),
+        "mode_label": game.get_mode_display(),
+        "seats_wanted": game.seats_wanted,
+        "players": [str(s.player) for s in game.seats.select_related("player")],
+        "days_per_move": game.days_per_move,
+    }
+
+
+def waiting_games(user: User) -> list[dict[str, Any]]:
+    """The games where it is ``user``'s turn, nearest deadline first, for the digest."""
+    games = list(
+        Game.objects.filter(status=Game.Status.RUNNING, to_move__player=user).prefetch_related(
+            "seats__player"
+        )
+    )
+    deadlines = clock.deadlines_of(games)
+    entries = []
+    for game in games:
+        entries.append(
+            {
+                "game_title": game_title(game),
+                "mode_label": game.get_mode_display(),
+                "game_url": game_url(game),
+                "deadline": deadlines[game.pk],
+                "opponents": [str(s.player) for s in game.seats.all() if s.player_id != user.pk],
+                "last_move": _last_move(game),
+            }
+        )
+    entries.sort(key=lambda e: (e["deadline"] is None, e["deadline"]))
+    return entries
+
+
+def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
+    entries = waiting_games(row.recipient)
+    if not entries:
+        raise Skip("no game waits for the player any more")
+    return "digest", {
+        "entries": entries,
+        "my_games_url": absolute_url(reverse("games:mine")),
+        "time_zone": row.recipient.time_zone,
+    }
+
+
+BUILDERS: dict[str, Callable[[Notification], tuple[str, dict[str, Any]]]] = {
+    Kind.INVITATION: _invitation,
+    Kind.GAME_STARTED: _game_started,
+    Kind.TURN: _turn,
+    Kind.REMINDER: _reminder,
+    Kind.DIGEST: _digest,
+    Kind.TIMEOUT: _timeout,
+    Kind.GAME_OVER: _game_over,
+    Kind.ANNULLED: _annulled,
+}
+
+
+def render(row: Notification) -> EmailMultiAlternatives:
+    """The email for ``row``, in its recipient's language and time zone."""
+    user = row.recipient
+    if not user.email:
+        raise Skip("the player has no email address")
+    with translation.override(user.language):
+        name, context = BUILDERS[row.kind](row)
+    return build_email(user, name, context, kind=EMAIL_KIND[row.kind])

@@ -1,0 +1,167 @@
+"""What beat runs on a schedule (``CELERY_BEAT_SCHEDULE``): sweep, clock, digests.
+
+Each function is safe to run twice or in two processes at once: the outbox
+keys make a reminder or a digest a single row, the send claims a row once,
+and a time-out is applied under the game's row lock by an idempotent service.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import TurnEmails, User
+from accounts.vacations import zone_of
+from games import clock, services
+from games.models import Game
+from notifications.models import Notification
+from notifications.sending import claimable
+from notifications.services import notification_queue, notification_write
+
+log = logging.getLogger(__name__)
+Status = Notification.Status
+SWEEP_BATCH = 500
+
+
+# --- the outbox sweep ------------------------------------------------------------
+
+
+def sweep(now: datetime | None = None) -> int:
+    """Queue again every row still unsent a while after it was due; returns how many.
+
+    Covers a broker that was down at commit time, a retry message lost with
+    Redis, and a worker that died mid-send (its lease expires). Rows stuck in
+    ``sending`` that have used every attempt are marked failed.
+    """
+    now = now or timezone.now()
+    late = now - settings.DIAMINO_NOTIFICATION_SWEEP_AFTER
+    Notification.objects.filter(
+        status=Status.SENDING,
+        claimed_at__lt=now - settings.DIAMINO_NOTIFICATION_LEASE,
+        attempts__gte=settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS,
+    ).update(status=Status.FAILED, last_error="the sender never finished (lease expired)")
+    due = (
+        Notification.objects.filter(claimable(now))
+        .exclude(status=Status.PENDING, next_attempt_at__gt=late)
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    ids = list(due)
+    for pk in ids:
+        notification_queue(pk)
+    return len(ids)
+
+
+# --- the clock: time-outs and reminders --------------------------------------------
+
+
+def _turns_older_than(now: datetime, lead: Callable[[int], timedelta]) -> QuerySet[Game]:
+    """Running games whose turn is at least ``days - lead(days)`` old.
+
+    A lower bound found in SQL: vacations only push a deadline later, so the
+    exact deadline is computed in Python for these candidates only.
+    """
+    running = Game.objects.filter(
+        status=Game.Status.RUNNING, to_move__isnull=False, turn_started_at__isnull=False
+    )
+    condition = Q(pk__in=[])
+    for days in set(running.values_list("days_per_move", flat=True)):
+        limit = now - days * clock.DAY + lead(days)
+        condition |= Q(days_per_move=days, turn_started_at__lte=limit)
+    return running.filter(condition)
+
+
+def apply_timeouts(now: datetime | None = None) -> int:
+    """Time out (R-END-4) the player to move in every game whose deadline passed."""
+    now = now or timezone.now()
+    done = 0
+    candidates = _turns_older_than(now, lambda days: timedelta(0))
+    for game_id in list(candidates.values_list("pk", flat=True)):
+        try:
+            # One game per transaction, under its row lock, so a move played
+            # meanwhile is seen and one game's failure does not stop the others.
+            with transaction.atomic():
+                game = Game.objects.select_for_update().get(pk=game_id)
+                deadline = clock.deadline_of(game)
+                if deadline is None or deadline > now:
+                    continue
+                if services.game_timeout(game_id=game.pk, seat_id=game.to_move_id) is not None:
+                    done += 1
+        except Exception:
+            log.exception("time-out of game %s failed; the next tick tries again", game_id)
+    return done
+
+
+def write_reminders(now: datetime | None = None) -> int:
+    """A reminder for each player whose deadline is near: once per turn, not on vacation."""
+    now = now or timezone.now()
+    games = list(_turns_older_than(now, clock.reminder_lead).select_related("to_move__player"))
+    keys = {game.pk: f"reminder:{clock.turn_key(game)}" for game in games}
+    written = set(Notification.objects.filter(key__in=keys.values()).values_list("key", flat=True))
+    games = [g for g in games if keys[g.pk] not in written]
+    vacations = clock.vacations_of(
+        [g.to_move.player_id for g in games], min((g.turn_started_at for g in games), default=now)
+    )
+    count = 0
+    for game in games:
+        player = game.to_move.player
+        away = vacations.get(player.pk, [])
+        deadline = clock.turn_deadline(game.turn_started_at, game.days_per_move, away)
+        if not deadline - clock.reminder_lead(game.days_per_move) <= now < deadline:
+            continue
+        if clock.on_vacation_until(away, now) is not None:
+            continue  # the player is away: remind them once they are back
+        row = notification_write(
+            recipient=player,
+            kind=Notification.Kind.REMINDER,
+            key=keys[game.pk],
+            game_id=game.pk,
+            context={"turn": clock.turn_key(game)},
+        )
+        count += row is not None
+    return count
+
+
+# --- the daily digest ------------------------------------------------------------
+
+
+def write_digests(now: datetime | None = None) -> int:
+    """One digest per player who reads them, once a local day, from the digest hour on.
+
+    Runs every hour: a player's digest is written by the first run at or after
+    ``DIAMINO_DIGEST_HOUR`` in their time zone (a missed run is caught up by
+    the next), keyed by their local date. Nothing when no game waits for them,
+    and nothing while they are on vacation.
+    """
+    now = now or timezone.now()
+    waiting = set(
+        Game.objects.filter(
+            status=Game.Status.RUNNING, to_move__player__turn_emails=TurnEmails.DIGEST
+        ).values_list("to_move__player_id", flat=True)
+    )
+    players = User.objects.filter(pk__in=waiting, is_active=True, deleted_at__isnull=True)
+    due = {}
+    for player in players:
+        local = now.astimezone(zone_of(player))
+        if local.hour >= settings.DIAMINO_DIGEST_HOUR:
+            due[f"digest:{player.pk}:{local.date().isoformat()}"] = (player, local.date())
+    written = set(Notification.objects.filter(key__in=due).values_list("key", flat=True))
+    vacations = clock.vacations_of([player.pk for player, _day in due.values()], now)
+    count = 0
+    for key, (player, day) in due.items():
+        if key in written or clock.on_vacation_until(vacations.get(player.pk, []), now):
+            continue
+        row = notification_write(
+            recipient=player,
+            kind=Notification.Kind.DIGEST,
+            key=key,
+            context={"date": day.isoformat()},
+        )
+        count += row is not None
+    return count

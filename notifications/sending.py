@@ -1,0 +1,138 @@
+"""Sending one outbox row: claim, render, send, record.
+
+Exactly once, and where it is only "at least once":
+
+1. **Claim.** ``UPDATE … SET status='sending', claimed_at=now, attempts+1
+   WHERE id=… AND (status='pending' AND next_attempt_at<=now OR
+   status='sending' AND claimed_at<now-lease)``. The database lets one such
+   update change the row (PostgreSQL re-checks the condition after waiting for
+   the row lock; SQLite has one writer), so of any number of tasks for the same
+   row — the one queued on commit, the sweep's, a retry, a redelivery after a
+   worker died — only the one that changed it goes on.
+2. **Render and send.** Rendering reads fresh rows, in the recipient's
+   language and time zone; a notification that no longer makes sense (the
+   player already moved, the table is gone, the preference was turned off) is
+   marked skipped instead.
+3. **Record.** ``UPDATE … SET status='sent' WHERE id=… AND status='sending'
+   AND claimed_at=<our claim>``. An SMTP error puts the row back to pending
+   with ``next_attempt_at`` pushed by an exponential backoff, or marks it
+   failed after ``DIAMINO_NOTIFICATION_MAX_ATTEMPTS`` (it stays in the admin).
+
+The remaining window: a worker that dies after the SMTP server accepted the
+message and before step 3 leaves the row in ``sending``; once the lease
+(``DIAMINO_NOTIFICATION_LEASE``, far longer than an SMTP exchange can take
+with ``EMAIL_TIMEOUT``) has expired the sweep reclaims it and the email goes a
+second time. Both copies carry the same ``Message-ID`` (made from the key), so
+mail providers that drop duplicates (Gmail does) show it once. Nothing is
+lost: a row leaves ``pending``/``sending`` only as sent, skipped or failed.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+
+from notifications import emails
+from notifications.models import Notification
+from notifications.services import why_not
+
+log = logging.getLogger(__name__)
+Status = Notification.Status
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # "sent", "skipped", "retry", "failed" or "not-claimed"
+    retry_in: timedelta | None = None
+
+
+def backoff(attempts: int) -> timedelta:
+    """Wait before attempt ``attempts + 1``: 1, 2, 4… minutes, at most an hour (settings)."""
+    base = settings.DIAMINO_NOTIFICATION_RETRY_BASE
+    return min(base * 2 ** max(0, attempts - 1), settings.DIAMINO_NOTIFICATION_RETRY_CAP)
+
+
+def claimable(now: datetime) -> Q:
+    """Rows a sender may take now: due pending ones, and those whose sender's lease expired."""
+    lease_expired = now - settings.DIAMINO_NOTIFICATION_LEASE
+    return Q(status=Status.PENDING, next_attempt_at__lte=now) | Q(
+        status=Status.SENDING,
+        claimed_at__lt=lease_expired,
+        attempts__lt=settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS,
+    )
+
+
+def claim(notification_id: int, now: datetime) -> bool:
+    """Take the row for this sender; False when another has it or it is done."""
+    changed = (
+        Notification.objects.filter(pk=notification_id)
+        .filter(claimable(now))
+        .update(status=Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+    )
+    return changed == 1
+
+
+def _finish(row: Notification, **fields: object) -> bool:
+    """Record the outcome, only if the row is still ours (same claim)."""
+    changed = Notification.objects.filter(
+        pk=row.pk, status=Status.SENDING, claimed_at=row.claimed_at
+    ).update(**fields)
+    if not changed:
+        log.warning("notification %s was reclaimed by another sender", row.pk)
+    return bool(changed)
+
+
+def message_id(row: Notification) -> str:
+    """The same for every attempt, so a duplicate (see the module doc) reads as one."""
+    host = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"<diamino.{row.key.replace(':', '.')}.{row.pk}@{host}>"
+
+
+def send_one(notification_id: int) -> Outcome:
+    """Claim, render, send and record one notification (safe to call any number of times)."""
+    now = timezone.now()
+    if not claim(notification_id, now):
+        return Outcome("not-claimed")
+    row = Notification.objects.select_related("recipient", "game").get(pk=notification_id)
+    try:
+        # Preferences may have changed since the row was written: honour them now.
+        reason = why_not(row.recipient, row.kind)
+        if reason:
+            raise emails.Skip(reason)
+        message = emails.render(row)
+        message.extra_headers["Message-ID"] = message_id(row)
+        message.send()
+    except emails.Skip as skip:
+        _finish(row, status=Status.SKIPPED, reason=str(skip)[:200])
+        return Outcome("skipped")
+    except Exception as exc:  # SMTP refusals, timeouts, a broken template: retry, then give up
+        return _failed(row, exc)
+    _finish(row, status=Status.SENT, sent_at=timezone.now(), last_error="")
+    return Outcome("sent")
+
+
+def _failed(row: Notification, exc: Exception) -> Outcome:
+    error = f"{type(exc).__name__}: {exc}"[:2000]
+    if row.attempts >= settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS:
+        log.error(
+            "notification %s failed for good after %s attempts: %s", row.pk, row.attempts, error
+        )
+        _finish(row, status=Status.FAILED, last_error=error)
+        return Outcome("failed")
+    delay = backoff(row.attempts)
+    log.warning(
+        "notification %s attempt %s failed, retry in %s: %s", row.pk, row.attempts, delay, error
+    )
+    _finish(
+        row,
+        status=Status.PENDING,
+        next_attempt_at=timezone.now() + delay,
+        last_error=error,
+    )
+    return Outcome("retry", retry_in=delay)

@@ -1,0 +1,104 @@
+"""Writing to the outbox and queueing the send.
+
+``notification_write`` is called inside the transaction of the event it
+reports (``games/notify.py``): the row commits or rolls back with the move.
+The send task is queued with ``transaction.on_commit``, so a worker never
+looks for a row that is not there yet; if queueing fails (Redis down), the row
+stays pending and ``periodic.sweep`` queues it again a minute later. Nothing
+here raises into the player's move.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from accounts.emails import has_confirmed_address, wants_email
+from accounts.models import TurnEmails, User
+from notifications.models import Notification
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+
+# The email kind ``wants_email`` and ``build_email`` know each notification by:
+# it names the preference that turns it off and the unsubscribe link it carries.
+EMAIL_KIND: dict[str, str] = {
+    Kind.INVITATION: "invitations",
+    Kind.GAME_STARTED: "invitations",  # the table you joined or were invited to begins
+    Kind.TURN: "turn",
+    Kind.REMINDER: "reminder",
+    Kind.DIGEST: "turn-digest",
+    Kind.TIMEOUT: "game-over",
+    Kind.GAME_OVER: "game-over",
+    Kind.ANNULLED: "game-over",
+}
+
+
+def why_not(user: User, kind: str) -> str:
+    """Why ``user`` gets no email of ``kind`` now, for the admin; "" when they do."""
+    email_kind = EMAIL_KIND[kind]
+    if wants_email(user, email_kind):
+        return ""
+    if not user.is_active or user.deleted_at is not None:
+        return "deleted or inactive player"
+    if not has_confirmed_address(user):
+        return "no confirmed email address"
+    if email_kind == "turn" and user.turn_emails == TurnEmails.DIGEST:
+        return "the player reads the daily digest instead"
+    return "turned off in the player's settings"
+
+
+def notification_write(
+    *,
+    recipient: User,
+    kind: str,
+    key: str,
+    game_id: int | None = None,
+    context: dict[str, Any] | None = None,
+) -> Notification | None:
+    """Record one notification, once per ``key``; queue its sending after commit.
+
+    A recipient who does not want it gets a row all the same, marked skipped
+    with the reason, so the admin shows why no email went. Returns None when
+    the key was written before.
+    """
+    reason = why_not(recipient, kind)
+    try:
+        # A savepoint: a taken key must not break the caller's transaction.
+        with transaction.atomic():
+            row = Notification.objects.create(
+                recipient=recipient,
+                kind=kind,
+                key=key,
+                game_id=game_id,
+                context=context or {},
+                status=Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
+                reason=reason,
+            )
+    except IntegrityError:
+        return None
+    if not reason:
+        transaction.on_commit(partial(notification_queue, row.pk))
+    return row
+
+
+def notification_queue(notification_id: int, *, countdown: float | None = None) -> bool:
+    """Hand the row to a worker; False (and a log line) when the broker cannot be reached.
+
+    Never raises: the row is pending in the database whatever happens here,
+    and the sweep finds it.
+    """
+    from notifications.tasks import send_notification
+
+    try:
+        send_notification.apply_async((notification_id,), countdown=countdown)
+    except Exception:
+        log.warning(
+            "notification %s not queued; the sweep will retry", notification_id, exc_info=True
+        )
+        return False
+    return True

@@ -1,0 +1,106 @@
+"""The correspondence clock is computed from when the turn began, and stops on vacation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+from django.test import Client
+from django.urls import reverse
+
+from accounts.vacations import vacation_end, vacation_start
+from games import clock, selectors, services
+from tests.games.conftest import seat_at, start_game
+
+T0 = datetime(2026, 5, 4, 8, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+def test_without_vacation_the_deadline_is_the_turn_start_plus_the_days_per_move() -> None:
+    assert clock.turn_deadline(T0, 3) == T0 + 3 * DAY
+
+
+def test_a_vacation_inside_the_turn_pushes_the_deadline_by_its_length() -> None:
+    pause = (T0 + DAY, T0 + 3 * DAY)
+    assert clock.turn_deadline(T0, 3, [pause]) == T0 + 5 * DAY
+
+
+def test_a_vacation_running_when_the_turn_begins_starts_the_clock_at_its_end() -> None:
+    pause = (T0 - DAY, T0 + 2 * DAY)
+    assert clock.turn_deadline(T0, 3, [pause]) == T0 + 5 * DAY
+
+
+def test_a_vacation_after_the_deadline_changes_nothing() -> None:
+    assert clock.turn_deadline(T0, 2, [(T0 + 2 * DAY, T0 + 4 * DAY)]) == T0 + 2 * DAY
+
+
+def test_overlapping_and_successive_vacations_count_once() -> None:
+    pauses = [(T0 + DAY, T0 + 3 * DAY), (T0 + 2 * DAY, T0 + 4 * DAY), (T0 + 5 * DAY, T0 + 6 * DAY)]
+    # Clock time: 1 day, stop until day 4, 1 day, stop until day 6, 1 day.
+    assert clock.turn_deadline(T0, 3, pauses) == T0 + 7 * DAY
+
+
+def test_the_reminder_comes_a_day_early_or_halfway_through_a_one_day_turn() -> None:
+    assert clock.reminder_lead(3) == timedelta(hours=24)
+    assert clock.reminder_lead(2) == timedelta(hours=24)
+    assert clock.reminder_lead(1) == timedelta(hours=12)
+
+
+@pytest.mark.django_db
+def test_the_game_deadline_stops_while_the_player_to_move_is_on_vacation(alice, bob) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = start_game([alice, bob])
+    first = seat_at(game, 0).player
+    assert selectors.deadline_of(game) == T0 + 3 * DAY
+    vacation_start(user=first, days=4, now=T0 + DAY)
+    assert selectors.deadline_of(game) == T0 + 7 * DAY
+    vacation_end(user=first, now=T0 + 2 * DAY)
+    assert selectors.deadline_of(game) == T0 + 4 * DAY
+    # The other player's vacation does not touch this turn.
+    vacation_start(user=seat_at(game, 1).player, days=5, now=T0 + 2 * DAY)
+    assert selectors.deadline_of(game) == T0 + 4 * DAY
+
+
+@pytest.mark.django_db
+def test_my_games_lists_deadlines_with_vacations(alice, bob) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = start_game([alice, bob])
+    first = seat_at(game, 0).player
+    vacation_start(user=first, days=2, now=T0)
+    mine = selectors.my_games(first)["my_turn"]
+    assert [(g.pk, g.deadline) for g in mine] == [(game.pk, T0 + 5 * DAY)]
+
+
+@pytest.mark.django_db
+def test_a_resignation_out_of_turn_does_not_restart_the_clock_of_the_player_to_move(
+    alice, bob, carol
+) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = start_game([alice, bob, carol])
+    with time_machine.travel(T0 + DAY, tick=False):
+        services.game_resign(game_id=game.pk, player=seat_at(game, 2).player)
+    game.refresh_from_db()
+    assert game.to_move == seat_at(game, 0)
+    assert selectors.deadline_of(game) == T0 + 3 * DAY
+
+
+@pytest.mark.django_db
+def test_the_game_page_shows_until_when_a_player_is_on_vacation(alice, bob) -> None:
+    alice.language = bob.language = "en"
+    alice.save()
+    bob.save()
+    with time_machine.travel(T0, tick=False):
+        game = start_game([alice, bob])
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    vacation_start(user=first, days=3, now=T0)
+    client = Client()
+    client.force_login(second)
+    with time_machine.travel(T0 + timedelta(hours=1), tick=False):
+        html = client.get(reverse("games:page", args=[game.pk])).content.decode()
+    assert "on vacation until" in html
+    assert html.count("on vacation until") == 1
+    # The deadline shown is pushed by the vacation: 3 days of vacation + 3 of clock.
+    deadline = (T0 + 6 * DAY).astimezone(ZoneInfo(second.time_zone)).isoformat()
+    assert f'<time datetime="{deadline}">' in html

@@ -1,0 +1,278 @@
+"""The clock with travelled time: reminder once, time-out at the deadline, vacation, digest."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+import rules
+from accounts.models import TurnEmails
+from accounts.vacations import vacation_start
+from games import services
+from games.models import Game, Seat
+from notifications import periodic
+from notifications.tasks import run_clock, send_digests
+from tests.factories import make_player
+from tests.games.conftest import seat_at, start_game
+from tests.notifications.conftest import new_game, rows
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+MINUTE = timedelta(minutes=1)
+THREE_HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU", "BONJOURASSEZ")
+
+
+# English readers everywhere here: the French of the newest sentences comes later.
+@pytest.fixture
+def alice(db):
+    return make_player("alice", language="en", time_zone="America/New_York")
+
+
+@pytest.fixture
+def bob(db):
+    return make_player("bob", language="en", time_zone="Europe/Paris")
+
+
+@pytest.fixture
+def carol(db):
+    return make_player("carol", language="en", time_zone="UTC")
+
+
+@pytest.fixture
+def tick(committed):
+    """Run beat's clock task at ``moment``, as the worker would (and commit)."""
+
+    def run(moment: datetime) -> dict[str, int]:
+        with time_machine.travel(moment, tick=False), committed():
+            return run_clock.delay().get()
+
+    return run
+
+
+def started_at_t0(players, **kwargs) -> Game:
+    with time_machine.travel(T0, tick=False):
+        return new_game(players, **kwargs)
+
+
+def subjects(mailoutbox) -> list[tuple[str, str]]:
+    return [(m.to[0], m.subject) for m in mailoutbox]
+
+
+# --- reminders -------------------------------------------------------------------------
+
+
+def test_a_reminder_goes_once_a_day_before_the_deadline(alice, bob, tick, mailoutbox) -> None:
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    assert tick(T0 + 2 * DAY - MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
+    assert tick(T0 + 2 * DAY + 6 * MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 2 * DAY + 12 * 60 * MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert len(mailoutbox) == 1
+    (to, subject), message = subjects(mailoutbox)[0], mailoutbox[0]
+    assert to == first.email
+    assert f" {game.pk} before " in subject  # "Reminder: play in Game N before <date>"
+    assert "you run out of time and leave the game" in message.body
+    assert "http://127.0.0.1:8000/compte/vacances/" in message.body
+
+
+def test_a_one_day_game_reminds_halfway_not_at_the_start(alice, bob, tick, mailoutbox) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = services.game_create(creator=alice, mode="marque", seats=2, days_per_move=1)
+        services.game_join(game_id=game.pk, player=bob)
+    assert tick(T0 + 11 * 60 * MINUTE)["reminders"] == 0
+    assert tick(T0 + 12 * 60 * MINUTE + MINUTE)["reminders"] == 1
+
+
+def test_a_player_who_reads_no_turn_emails_gets_no_reminder(alice, bob, tick, mailoutbox) -> None:
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    first.turn_emails = TurnEmails.NEVER
+    first.save()
+    tick(T0 + 2 * DAY + MINUTE)
+    assert mailoutbox == []
+    assert rows(kind="reminder") == [("reminder", first.username, "skipped")]
+
+
+def test_a_digest_reader_still_gets_the_reminder(alice, bob, tick, mailoutbox) -> None:
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    first.turn_emails = TurnEmails.DIGEST
+    first.save()
+    tick(T0 + 2 * DAY + MINUTE)
+    assert [to for to, _subject in subjects(mailoutbox)] == [first.email]
+
+
+def test_no_reminder_while_the_player_is_on_vacation_but_one_when_back(
+    alice, bob, tick, mailoutbox
+) -> None:
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    # In the reminder window, before beat ran, the player leaves for a day (12 h of clock left).
+    vacation_start(user=first, days=1, now=T0 + 2 * DAY + 12 * 60 * MINUTE)
+    assert tick(T0 + 2 * DAY + 13 * 60 * MINUTE)["reminders"] == 0
+    assert tick(T0 + 3 * DAY + 11 * 60 * MINUTE)["reminders"] == 0
+    assert tick(T0 + 3 * DAY + 13 * 60 * MINUTE)["reminders"] == 1
+    assert len(mailoutbox) == 1
+
+
+# --- time-outs -------------------------------------------------------------------------
+
+
+def test_at_the_deadline_the_player_to_move_times_out_and_a_two_player_game_ends(
+    alice, bob, tick, mailoutbox
+) -> None:
+    game = started_at_t0([alice, bob])
+    first, second = seat_at(game, 0), seat_at(game, 1)
+    assert tick(T0 + 3 * DAY - MINUTE)["timeouts"] == 0
+    mailoutbox.clear()  # the reminder
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 1
+    game.refresh_from_db()
+    first.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.end == Game.End.LAST_PLAYER
+    assert first.status == Seat.Status.TIMED_OUT  # R-END-4
+    assert game.moves.get().kind == "timeout"
+    second.refresh_from_db()
+    assert second.is_winner and second.rank == 1 and first.rank == 2
+    # Everyone hears the game is over; nobody twice.
+    assert sorted(to for to, _s in subjects(mailoutbox)) == sorted([alice.email, bob.email])
+    assert tick(T0 + 3 * DAY + 10 * MINUTE)["timeouts"] == 0
+    assert len(mailoutbox) == 2
+
+
+def test_a_time_out_in_a_three_player_game_skips_the_seat_and_tells_everyone(
+    alice, bob, carol, tick, mailoutbox
+) -> None:
+    game = started_at_t0([alice, bob, carol], hands=THREE_HANDS)
+    first, second, third = (seat_at(game, p).player for p in range(3))
+    mailoutbox.clear()
+    deadline = T0 + 3 * DAY
+    assert tick(deadline + MINUTE)["timeouts"] == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert game.to_move == seat_at(game, 1)
+    got = dict(subjects(mailoutbox))
+    assert set(got) == {first.email, second.email, third.email}
+    # alice and carol read English, bob French: the subjects' fixed part is checked in English.
+    assert got[second.email].endswith(f"Your turn — Game {game.pk}") or got[second.email].endswith(
+        f"Partie {game.pk}"
+    )
+    assert "ran out of time" in got[first.email]
+    assert got[third.email].startswith(f"[Diamino] {first} ran out of time")
+    turn_email = next(m.body for m in mailoutbox if m.to == [second.email])
+    assert f"by {first}: " in turn_email  # the last move shown is the time-out
+    # The next player's clock started at the time-out; their time-out leaves one player.
+    mailoutbox.clear()
+    assert tick(deadline + 3 * DAY - MINUTE)["timeouts"] == 0
+    mailoutbox.clear()  # the reminder
+    assert tick(deadline + 3 * DAY + 2 * MINUTE)["timeouts"] == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.end == Game.End.LAST_PLAYER
+    assert [s.status for s in game.seats.order_by("position")] == [
+        "timed-out",
+        "timed-out",
+        "active",
+    ]
+    assert seat_at(game, 2).is_winner
+    assert sorted(to for to, _subject in subjects(mailoutbox)) == sorted(
+        [first.email, second.email, third.email]
+    )
+    assert all(" — " in subject for _to, subject in subjects(mailoutbox))  # "Game over — …"
+
+
+def test_a_move_before_the_deadline_means_no_time_out(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    with time_machine.travel(T0 + 3 * DAY - MINUTE, tick=False):
+        services.move_submit(
+            game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
+        )
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.move_count == 1
+
+
+def test_a_vacation_stops_the_clock_until_it_ends(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    vacation_start(user=seat_at(game, 0).player, days=2, now=T0 + DAY)
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 0
+    assert tick(T0 + 5 * DAY - MINUTE)["timeouts"] == 0
+    assert tick(T0 + 5 * DAY + MINUTE)["timeouts"] == 1
+
+
+def test_one_games_failure_does_not_stop_the_other_time_outs(
+    alice, bob, carol, tick, monkeypatch
+) -> None:
+    with time_machine.travel(T0, tick=False):
+        broken = start_game([alice, bob])
+        fine = start_game([alice, carol])
+    real = services.game_timeout
+
+    def timeout(*, game_id: int, seat_id: int):
+        if game_id == broken.pk:
+            raise RuntimeError("corrupt game")
+        return real(game_id=game_id, seat_id=seat_id)
+
+    monkeypatch.setattr(services, "game_timeout", timeout)
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 1
+    assert Game.objects.get(pk=fine.pk).status == Game.Status.FINISHED
+    assert Game.objects.get(pk=broken.pk).status == Game.Status.RUNNING
+
+
+# --- the daily digest ------------------------------------------------------------------
+
+
+def test_the_digest_goes_once_a_day_at_the_local_hour(
+    alice, bob, carol, committed, mailoutbox, settings
+) -> None:
+    settings.DIAMINO_DIGEST_HOUR = 8
+    with time_machine.travel(T0, tick=False):
+        one = new_game([alice, bob])
+        two = new_game([carol, bob])
+    for game in (one, two):  # make bob the player to move in both
+        first = seat_at(game, 0).player
+        if first != bob:
+            with time_machine.travel(T0, tick=False):
+                services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
+    bob.turn_emails = TurnEmails.DIGEST  # Europe/Paris: 8:00 is 7:00 UTC in March
+    bob.save()
+    mailoutbox.clear()
+
+    def hourly(moment: datetime) -> int:
+        with time_machine.travel(moment, tick=False), committed():
+            return send_digests.delay().get()
+
+    day = datetime(2026, 3, 3, tzinfo=UTC)
+    sent_by_hour = {hour: hourly(day.replace(hour=hour)) for hour in range(24)}
+    assert sent_by_hour[7] == 1
+    assert sum(sent_by_hour.values()) == 1
+    assert len(mailoutbox) == 1
+    message = mailoutbox[0]
+    assert message.to == [bob.email]
+    for game in (one, two):
+        assert f"/parties/{game.pk}/" in message.body
+    assert "(Europe/Paris)" in message.body
+    # The next day, again once.
+    next_day = day + DAY
+    assert [hourly(next_day.replace(hour=h)) for h in range(6, 10)] == [0, 1, 0, 0]
+    assert len(mailoutbox) == 2
+
+
+def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
+    alice, bob, committed, mailoutbox
+) -> None:
+    game = started_at_t0([alice, bob])
+    waiting = seat_at(game, 1).player  # not their turn
+    waiting.turn_emails = TurnEmails.DIGEST
+    waiting.save()
+    to_move = seat_at(game, 0).player  # their turn, but they read each email
+    with committed(), time_machine.travel(datetime(2026, 3, 3, 12, tzinfo=UTC), tick=False):
+        assert periodic.write_digests() == 0
+    assert mailoutbox == []
+    to_move.turn_emails = TurnEmails.NEVER
+    to_move.save()
+    with committed(), time_machine.travel(datetime(2026, 3, 3, 13, tzinfo=UTC), tick=False):
+        assert periodic.write_digests() == 0

@@ -1,0 +1,172 @@
+"""What the emails say: the move, the board, the link, the deadline, the way out — and no secret."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+from django.core import mail
+
+import rules
+from accounts.emails import read_unsubscribe_token
+from games import engine as game_engine
+from games import services
+from games.models import Game
+from tests.games.conftest import seat_at
+from tests.notifications.conftest import new_game
+
+pytestmark = pytest.mark.django_db
+
+# Position 0 plays CHARNUES down from H8, covering the red devil on H15: +10 (marque).
+CHARNUES = rules.Place(0, tuple(zip([f"H{r}" for r in range(8, 16)], "CHARNUES", strict=True)))
+HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU")
+T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # a Monday; 3 days per move → Thursday 15:00 UTC
+
+
+def html_of(message: mail.EmailMultiAlternatives) -> str:
+    return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
+
+
+def the_turn_email(players, committed, mailoutbox) -> tuple[Game, mail.EmailMessage]:
+    """Position 0 plays CHARNUES at T0; the email the next player gets."""
+    game = new_game(players, hands=HANDS)
+    with time_machine.travel(T0, tick=False), committed():
+        services.move_submit(
+            game_id=game.pk,
+            player=seat_at(game, 0).player,
+            version=0,
+            move=CHARNUES,
+            rng=random.Random(0),
+        )
+    assert len(mailoutbox) == 1
+    return game, mailoutbox[0]
+
+
+def test_the_turn_email_shows_the_last_move_with_its_words_and_points(
+    alice, bob, committed, mailoutbox, settings
+) -> None:
+    settings.SITE_URL = "https://diamino.example"
+    game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    mover = seat_at(game, 0).player
+    recipient = seat_at(game, 1).player
+    assert message.to == [recipient.email]
+    html = html_of(message)
+    for body in (message.body, html):
+        assert "H8↓ CHARNUES" in body
+        assert "CHARNUES" in body
+        assert re.search(r"Points\s?:\s*(<strong>)?10", body)
+        assert f"https://diamino.example/parties/{game.pk}/" in body
+        assert str(mover) in body
+
+
+def test_the_turn_email_has_a_picture_of_the_board(alice, bob, committed, mailoutbox) -> None:
+    _game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    # Text: a fixed-width grid with column letters and row numbers.
+    assert "    A B C D E F G H I J K L M N O" in message.body
+    assert " 8  + . . . . . . C . . . . . . +" in message.body
+    assert "15  + . . . . . . S . . . . . . +" in message.body
+    # HTML: a table with inline styles, the move's tiles highlighted.
+    html = html_of(message)
+    assert re.search(r'<td style="[^"]*background:#f7d27a;[^"]*" title="H15">S</td>', html)
+    assert re.search(r'<td style="[^"]*background:#2b2622;[^"]*" title="B2"></td>', html)
+
+
+def test_the_deadline_is_in_the_recipients_time_zone_and_language(
+    alice, bob, committed, mailoutbox
+) -> None:
+    # alice: English, New York; bob: French, Paris. Whoever plays second gets the email.
+    game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    recipient = seat_at(game, 1).player
+    if recipient.language == "en":  # Thursday 15:00 UTC = 10:00 in New York
+        assert "Deadline: March 5, 2026, 10 a.m. (America/New_York)" in message.body
+        assert "It is your turn in Game" in message.body
+        assert message.subject == f"[Diamino] Your turn — Game {game.pk}"
+        assert '<html lang="en">' in html_of(message)
+    else:  # 16:00 in Paris, French date
+        assert "Échéance: 5 mars 2026 16:00 (Europe/Paris)" in message.body
+        assert "Vous recevez cet e-mail en tant que bob sur Diamino." in message.body
+        assert "Partie" in message.subject
+        assert '<html lang="fr">' in html_of(message)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_each_player_reads_the_email_in_their_own_language(
+    alice, bob, committed, mailoutbox, language
+) -> None:
+    for player in (alice, bob):
+        player.language = language
+        player.save()
+    _game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    html = html_of(message)
+    assert f'<html lang="{language}">' in html
+    if language == "fr":
+        assert "Se désabonner des e-mails concernant votre tour" in message.body
+        assert "mars 2026" in message.body
+        assert "Mots :" in message.body and "Points :" in message.body
+    else:
+        assert "Unsubscribe from emails about your turn" in message.body
+        assert "March 5, 2026" in message.body
+        assert "Words: CHARNUES" in message.body
+
+
+def test_the_email_carries_the_one_click_unsubscribe_link(
+    alice, bob, committed, mailoutbox, client
+) -> None:
+    game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    recipient = seat_at(game, 1).player
+    link = re.search(r"http://127\.0\.0\.1:8000/desabonnement/([^/\s]+)/", message.body)
+    assert link is not None
+    assert read_unsubscribe_token(link.group(1)) == (recipient.pk, "turn")
+    assert link.group(0) in html_of(message)
+    assert message.extra_headers["List-Unsubscribe"] == f"<{link.group(0)}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.extra_headers["Message-ID"].startswith("<diamino.turn.")
+    client.post(link.group(0), {"List-Unsubscribe": "One-Click"})
+    recipient.refresh_from_db()
+    assert recipient.turn_emails == "never"
+
+
+def test_no_email_shows_a_hand_the_reserve_or_the_tiles_drawn(
+    alice, bob, committed, mailoutbox
+) -> None:
+    game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    seats = list(game.seats.all())
+    move = game.moves.get()
+    everything = message.subject + message.body + html_of(message)
+    for seat in seats:
+        assert seat.hand not in everything
+        assert "".join(sorted(seat.hand)) not in everything
+    assert move.tiles_drawn not in everything
+    game.refresh_from_db()
+    reserve = "".join(game_engine.state_of(game).reserve)
+    assert reserve[:6] not in everything and reserve[-6:] not in everything
+    assert "Final hand" not in everything and "Main finale" not in everything
+
+
+def test_the_game_over_email_gives_the_result_to_every_player(
+    alice, bob, committed, mailoutbox
+) -> None:
+    game = new_game([alice, bob], hands=HANDS)
+    loser = seat_at(game, 1).player
+    with committed():
+        services.game_resign(game_id=game.pk, player=loser)
+    assert sorted(m.to[0] for m in mailoutbox) == sorted([alice.email, bob.email])
+    by_address = {m.to[0]: m for m in mailoutbox}
+    winner = seat_at(game, 0).player
+    to_winner, to_loser = by_address[winner.email], by_address[loser.email]
+    for message in (to_winner, to_loser):
+        assert f"1. {winner}: " in message.body
+        assert f"2. {loser}: " in message.body
+        assert f"/parties/{game.pk}/" in message.body
+    if winner.language == "en":
+        assert "Congratulations, you won!" in to_winner.body
+    winner_line = f"Winner: {winner}" if loser.language == "en" else f"Gagnant : {winner}"
+    assert winner_line in to_loser.body
+    english = to_winner if winner.language == "en" else to_loser
+    assert english.subject == f"[Diamino] Game over — Game {game.pk}"
+    assert "Abandon (Resignation)" in english.body
+    french = to_loser if english is to_winner else to_winner
+    assert french.subject == f"[Diamino] Partie terminée — Partie {game.pk}"

@@ -1,0 +1,134 @@
+"""Each player's email preferences decide what reaches them; skipped rows say why."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import TurnEmails
+from games import services
+from games.models import Invitation
+from notifications.models import Notification
+from tests.factories import make_player
+from tests.games.conftest import seat_at
+from tests.notifications.conftest import new_game, play_chat, rows
+
+pytestmark = pytest.mark.django_db
+THREE_HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU", "BONJOURASSEZ")
+
+
+def set_turn_emails(user, value: str) -> None:
+    user.turn_emails = value
+    user.save(update_fields=["turn_emails"])
+
+
+@pytest.mark.parametrize(
+    ("preference", "status", "emails", "reason"),
+    [
+        (TurnEmails.EACH, "sent", 1, ""),
+        (TurnEmails.DIGEST, "skipped", 0, "the player reads the daily digest instead"),
+        (TurnEmails.NEVER, "skipped", 0, "turned off in the player's settings"),
+    ],
+)
+def test_turn_emails_follow_the_players_choice(
+    alice, bob, committed, mailoutbox, preference, status, emails, reason
+) -> None:
+    game = new_game([alice, bob])
+    second = seat_at(game, 1).player
+    set_turn_emails(second, preference)
+    with committed():
+        play_chat(game)
+    row = Notification.objects.get(kind="turn", recipient=second)
+    assert (row.status, row.reason) == (status, reason)
+    assert len(mailoutbox) == emails
+
+
+def test_an_unconfirmed_address_gets_nothing(alice, bob, committed, mailoutbox) -> None:
+    game = new_game([alice, bob])
+    second = seat_at(game, 1).player
+    second.emailaddress_set.update(verified=False)
+    with committed():
+        play_chat(game)
+    assert mailoutbox == []
+    assert Notification.objects.get(recipient=second).reason == "no confirmed email address"
+
+
+def test_an_invitation_is_emailed_unless_the_player_turned_them_off(
+    alice, bob, carol, committed, mailoutbox
+) -> None:
+    carol.invitation_emails = False
+    carol.save()
+    with committed():
+        game = services.game_create(creator=alice, mode="marque", seats=3, invitees=[bob, carol])
+    assert [m.to for m in mailoutbox] == [[bob.email]]
+    message = mailoutbox[0]
+    assert "alice" in message.subject
+    assert f"/parties/{game.pk}/" in message.body
+    assert rows(kind="invitation") == [
+        ("invitation", "bob", "sent"),
+        ("invitation", "carol", "skipped"),
+    ]
+
+
+def test_inviting_the_same_player_twice_writes_one_invitation_email(alice, bob) -> None:
+    game = services.game_create(creator=alice, mode="marque", seats=3)
+    services.game_invite(game_id=game.pk, by=alice, invitee=bob)
+    services.game_invite(game_id=game.pk, by=alice, invitee=bob)
+    assert rows(kind="invitation") == [("invitation", "bob", "pending")]
+
+
+def test_an_invitation_that_is_no_longer_open_is_not_sent(alice, bob, mailoutbox) -> None:
+    from notifications import sending
+
+    game = services.game_create(creator=alice, mode="marque", seats=2, invitees=[bob])
+    services.game_join(game_id=game.pk, player=bob)  # accepted before the email went
+    row = Notification.objects.get(kind="invitation")
+    assert Invitation.objects.get(game=game).status == "accepted"
+    assert sending.send_one(row.pk).status == "skipped"
+    assert mailoutbox == []
+
+
+def test_when_the_game_starts_the_first_player_is_told_to_play_and_the_others_that_it_began(
+    alice, bob, carol, committed, mailoutbox
+) -> None:
+    bob.language = "en"
+    bob.save()
+    with committed():
+        game = new_game([alice, bob, carol], hands=THREE_HANDS, keep_start=True)
+    first = seat_at(game, 0).player
+    subjects = {m.to[0]: m.subject for m in mailoutbox}
+    assert len(subjects) == 3
+    for player in (alice, bob, carol):
+        if player == first:
+            assert subjects[player.email].endswith(f" {game.pk} has started: your turn")
+        else:
+            assert subjects[player.email].endswith(f" {game.pk} has started")
+    assert rows(kind="turn") == [("turn", first.username, "sent")]
+
+
+def test_game_over_emails_reach_every_player_who_wants_them(
+    alice, bob, committed, mailoutbox
+) -> None:
+    game = new_game([alice, bob])
+    alice.game_over_emails = False
+    alice.save()
+    with committed():
+        services.game_resign(game_id=game.pk, player=alice)
+    assert [m.to for m in mailoutbox] == [[bob.email]]
+    assert sorted(rows(kind="game-over")) == [
+        ("game-over", "alice", "skipped"),
+        ("game-over", "bob", "sent"),
+    ]
+    assert not Notification.objects.filter(kind="turn").exists(), "no turn after the end"
+
+
+def test_an_annulment_tells_every_player_why(alice, bob, committed, mailoutbox) -> None:
+    staff = make_player("staff", is_staff=True)
+    bob.language = "en"
+    bob.save()
+    game = new_game([alice, bob])
+    with committed():
+        services.game_annul(game_id=game.pk, by=staff, reason="Two accounts, one player.")
+    assert sorted(m.to[0] for m in mailoutbox) == sorted([alice.email, bob.email])
+    for message in mailoutbox:
+        assert "Two accounts, one player." in message.body
+        assert f" {game.pk} was annulled" in message.subject
