@@ -226,3 +226,7 @@ LOGGING = {
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
+# How often a waiting player's game page asks whether the game has moved on.
+# An unchanged game answers 204 with no body, so a short interval is cheap;
+# tests use 1 second to see the page update by itself.
+DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=3600)
