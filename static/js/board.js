@@ -39,6 +39,7 @@
   let previewOk = false;
   let emptyPreview = "";
   let suppressClickUntil = 0;
+  let restoreFocus = null; // where the focus was when htmx replaced #game-area
 
   /* ---------------------------------------------------------------- helpers */
 
@@ -562,6 +563,28 @@
     });
     initReplay();
     refreshButtons();
+    if (restoreFocus) afterRebuild(restoreFocus);
+    restoreFocus = null;
+  }
+
+  /* A move (one's own or, while waiting, another player's) rebuilds #game-area.
+   * Whoever had the focus in it would otherwise land at the top of the page, and
+   * a keyboard user would have to Tab back through the site's links: keep the
+   * focus on the same control, or on the board, and say whose turn it is. */
+  function rememberFocus() {
+    const active = document.activeElement;
+    if (!area || !active || !area.contains(active)) return null;
+    return { id: active.id, square: active.dataset.square || null };
+  }
+
+  function afterRebuild(focus) {
+    const target = (focus.id && document.getElementById(focus.id))
+      || (focus.square && squares.get(focus.square))
+      || $('.sq[tabindex="0"]', board);
+    if (target && target.dataset.square) focusSquare(target, false);
+    if (target) target.focus({ preventScroll: true });
+    const status = $(".turn-banner, #game-over-title", area);
+    if (status) announce(status.textContent.trim());
   }
 
   // Drags are followed on the whole document: the pointer leaves the hand.
@@ -596,6 +619,14 @@
     detail.target = slot;
     detail.swapOverride = "outerHTML";
     detail.selectOverride = "#move-error";
+  });
+
+  // Registered after the handler above, so it sees where the swap really goes.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const detail = event.detail;
+    if (detail.shouldSwap && detail.target && detail.target.id === "game-area") {
+      restoreFocus = rememberFocus();
+    }
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
