@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import services
 from games.models import Game
 from tests.browser import pages
 from tests.browser.pages import expect
@@ -35,8 +36,9 @@ def assert_no_sideways_scroll(page) -> None:
 
 @pytest.fixture
 def game(transactional_db) -> Game:
-    game = start_game([make_player("alice"), make_player("bob")])
-    return rig(game, ("CHATEAUXESLN", "R?KWIOMPBDLN"))
+    alice, bob = make_player("alice"), make_player("bob")
+    services.game_create(creator=make_player("carol"), mode="sans-marque", seats=5)
+    return rig(start_game([alice, bob]), ("CHATEAUXESLN", "R?KWIOMPBDLN"))
 
 
 def test_on_a_phone_the_board_and_the_hand_fit_and_are_big_enough_to_tap(browse, game) -> None:
@@ -68,10 +70,16 @@ def test_on_a_phone_the_board_and_the_hand_fit_and_are_big_enough_to_tap(browse,
     assert list(game.moves.values_list("notation", flat=True)) == ["H8→ CHAT"]
 
 
-def test_on_a_phone_the_lobby_and_a_finished_game_fit_the_width(browse, game) -> None:
+def test_on_a_phone_the_lobby_and_a_finished_game_fit_the_width_with_every_button_in_reach(
+    browse, game
+) -> None:
     page = browse(seat_at(game, 0).player, phone=True)
     page.goto("/parties/")
     assert_no_sideways_scroll(page)
+    join = page.locator("table.tables button", has_text="Rejoindre")
+    expect(join).to_have_count(1)
+    box = join.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, f"Join is off screen: {box}"
     page.goto(f"/parties/{game.pk}/")
     page.locator(".resign-form summary").tap()
     page.locator(".resign-form button[type=submit]").tap()
