@@ -47,9 +47,15 @@ PHONE = {
     "has_touch": True,
 }
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-# How long a waiting page may take to show the other player's move: the test
-# poll interval (1 s) plus the time to answer and swap, with room for a busy CI.
-POLL_TIMEOUT_MS = 8_000
+# Two cores shared by a whole team or a CI run: give each wait room to breathe.
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_expectations() -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -89,7 +95,7 @@ def browse(new_context, site: str) -> Callable[..., Page]:
 
     def open_page(user=None, *, phone: bool = False) -> Page:
         context = new_context(**(PHONE if phone else DESKTOP))
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             client = Client()
             client.force_login(user)

@@ -75,16 +75,6 @@ def hand_tile(page: Page, letter: str) -> Locator:
     return page.locator(f'#hand .hand-tile:not(.is-placed)[data-letter="{letter}"]').first
 
 
-def hand_letters(page: Page) -> str:
-    return "".join(
-        sorted(
-            page.locator("#hand .hand-tile").evaluate_all(
-                "tiles => tiles.map(t => t.dataset.letter)"
-            )
-        )
-    )
-
-
 def tap(page: Page, letter: str, name: str) -> None:
     """Tap a tile of the hand, then a square (a click on a desktop)."""
     touch = page.evaluate("navigator.maxTouchPoints > 0")
