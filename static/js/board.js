@@ -39,7 +39,7 @@
   let previewOk = false;
   let emptyPreview = "";
   let suppressClickUntil = 0;
-  let restoreFocus = null; // where the focus was when htmx replaced #game-area
+  let rebuilt = null; // set when htmx replaces #game-area: {focus} where the focus was
 
   /* ---------------------------------------------------------------- helpers */
 
@@ -563,28 +563,39 @@
     });
     initReplay();
     refreshButtons();
-    if (restoreFocus) afterRebuild(restoreFocus);
-    restoreFocus = null;
+    if (rebuilt) afterRebuild(rebuilt.focus);
+    rebuilt = null;
   }
 
   /* A move (one's own or, while waiting, another player's) rebuilds #game-area.
    * Whoever had the focus in it would otherwise land at the top of the page, and
    * a keyboard user would have to Tab back through the site's links: keep the
-   * focus on the same control, or on the board, and say whose turn it is. */
+   * focus on the same control (by id, by square, or by its place among the
+   * area's controls), else on the board. And say whose turn it is now. */
+  const focusables = () => $$("a[href], button, input, select, textarea, summary, [tabindex='0']", area);
+
   function rememberFocus() {
     const active = document.activeElement;
-    if (!area || !active || !area.contains(active)) return null;
-    return { id: active.id, square: active.dataset.square || null };
+    if (!area || !active || active === document.body || !area.contains(active)) return null;
+    return {
+      id: active.id,
+      square: active.dataset.square || null,
+      index: focusables().indexOf(active),
+      kind: active.tagName + "." + active.className,
+    };
   }
 
   function afterRebuild(focus) {
+    const status = $(".turn-banner, #game-over-title", area);
+    if (status) announce(status.textContent.trim());
+    if (!focus) return;
+    const same = focusables()[focus.index];
     const target = (focus.id && document.getElementById(focus.id))
       || (focus.square && squares.get(focus.square))
+      || (same && !same.dataset.square && same.tagName + "." + same.className === focus.kind ? same : null)
       || $('.sq[tabindex="0"]', board);
     if (target && target.dataset.square) focusSquare(target, false);
     if (target) target.focus({ preventScroll: true });
-    const status = $(".turn-banner, #game-over-title", area);
-    if (status) announce(status.textContent.trim());
   }
 
   // Drags are followed on the whole document: the pointer leaves the hand.
@@ -625,7 +636,7 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     if (detail.shouldSwap && detail.target && detail.target.id === "game-area") {
-      restoreFocus = rememberFocus();
+      rebuilt = { focus: rememberFocus() };
     }
   });
 
