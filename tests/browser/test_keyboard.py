@@ -51,6 +51,12 @@ def test_a_whole_game_turn_by_turn_with_the_keyboard_alone(browse, game) -> None
     for page in (first, second):
         page.goto(f"/parties/{game.pk}/")
 
+    # While waiting, the second player goes to J7 on the board with the keyboard.
+    pages.tab_to_board(second)
+    for key in ("ArrowUp", "ArrowRight", "ArrowRight"):
+        second.keyboard.press(key)
+    assert focused_name(second) == "J7, vide"
+
     # Tab reaches the board on the Départ square; Enter starts typing there.
     pages.tab_to_board(first)
     assert focused_name(first) == "H8, Départ, vide"
@@ -66,12 +72,10 @@ def test_a_whole_game_turn_by_turn_with_the_keyboard_alone(browse, game) -> None
     expect(first.locator("#board .sq:focus")).to_have_count(1)
     expect(first.get_by_role("gridcell", name="H8, lettre C, dernier coup")).to_have_count(1)
 
-    # The second player: arrows to J7, / to type downwards, R then S, which only a diable can be.
+    # The move reaches the second player's page by itself, and the focus stays on J7.
     pages.wait_for_my_turn(second)
-    pages.tab_to_board(second)
-    for key in ("ArrowUp", "ArrowRight", "ArrowRight"):
-        second.keyboard.press(key)
-    assert focused_name(second).startswith("J7, ")
+    expect(second.locator("#board .sq:focus")).to_have_attribute("data-square", "J7")
+    # Enter, / to type downwards, R then S, which only a diable can be.
     second.keyboard.press("Enter")
     second.keyboard.press("/")
     second.keyboard.press("R")

@@ -58,6 +58,12 @@ def test_on_a_phone_the_board_and_the_hand_fit_and_are_big_enough_to_tap(browse,
     small = [b for b in buttons if min(b["width"], b["height"]) < SQUARE_PX]
     assert not small, f"buttons under {SQUARE_PX} px: {small}"
 
+    # Zoom makes the squares larger; the board then scrolls inside its frame, not the page.
+    page.locator("#zoom-board").tap()
+    assert min(s["width"] for s in boxes(page, "#board .sq")) >= 40
+    assert_no_sideways_scroll(page)
+    page.locator("#zoom-board").tap()
+
     # A move by tapping with a finger: a tile, then a square.
     for letter, name in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
         pages.tap(page, letter, name)
