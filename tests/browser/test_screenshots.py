@@ -13,6 +13,7 @@ import os
 import random
 import warnings
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ MOVES = (
     (0, "N11=O,O11=N"),  # NON
 )
 NEXT_MOVE = (("U", "I9"), ("E", "I10"))  # HUE, and EUS and SE across
+TURN_STARTED = datetime(2030, 3, 1, 18, 30, tzinfo=UTC)  # in the future: no time-out
 
 
 class Stage:
@@ -62,6 +64,8 @@ class Stage:
         services.game_create(creator=others[1], mode="marque", seats=3)
         services.game_create(creator=others[1], mode="marque", seats=2, invitees=[camille])
         self.viewer = seat_at(self.running, 1).player  # the player to move
+        # The same pictures on every run: a fixed deadline rather than "3 days from now".
+        Game.objects.filter(pk=self.running.pk).update(turn_started_at=TURN_STARTED)
 
     def shots(self) -> list[tuple[str, str | Callable]]:
         return [
