@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint format migrate worker beat bench messages clean
+.PHONY: setup run test lint format migrate worker beat bench screenshots messages clean
 
 setup: $(STAMP)
 
@@ -43,6 +43,10 @@ beat: setup
 
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# Photographs of the main pages from a live game (needs Debian's Chromium): docs/screenshots/.
+screenshots: setup
+	DIAMINO_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_screenshots.py -q
 
 messages: setup
 	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=data

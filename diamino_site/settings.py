@@ -260,3 +260,7 @@ DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(minutes=1)
 # The local hour (in each player's time zone) from which the daily digest goes out.
 DIAMINO_DIGEST_HOUR = env_int("DIAMINO_DIGEST_HOUR", 8, minimum=0, maximum=23)
 DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
+# How often a waiting player's game page asks whether the game has moved on.
+# An unchanged game answers 204 with no body, so a short interval is cheap;
+# tests use 1 second to see the page update by itself.
+DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=3600)

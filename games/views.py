@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -199,6 +200,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
             ::-1
         ],
         "chat_form": ChatForm(),
+        "poll_seconds": settings.DIAMINO_POLL_SECONDS,
     }
     if view.over:
         context["replay_json"] = selectors.replay_steps(game)

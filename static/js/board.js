@@ -39,6 +39,7 @@
   let previewOk = false;
   let emptyPreview = "";
   let suppressClickUntil = 0;
+  let rebuilt = null; // set when htmx replaces #game-area: {focus} where the focus was
 
   /* ---------------------------------------------------------------- helpers */
 
@@ -562,6 +563,39 @@
     });
     initReplay();
     refreshButtons();
+    if (rebuilt) afterRebuild(rebuilt.focus);
+    rebuilt = null;
+  }
+
+  /* A move (one's own or, while waiting, another player's) rebuilds #game-area.
+   * Whoever had the focus in it would otherwise land at the top of the page, and
+   * a keyboard user would have to Tab back through the site's links: keep the
+   * focus on the same control (by id, by square, or by its place among the
+   * area's controls), else on the board. And say whose turn it is now. */
+  const focusables = () => $$("a[href], button, input, select, textarea, summary, [tabindex='0']", area);
+
+  function rememberFocus() {
+    const active = document.activeElement;
+    if (!area || !active || active === document.body || !area.contains(active)) return null;
+    return {
+      id: active.id,
+      square: active.dataset.square || null,
+      index: focusables().indexOf(active),
+      kind: active.tagName + "." + active.className,
+    };
+  }
+
+  function afterRebuild(focus) {
+    const status = $(".turn-banner, #game-over-title", area);
+    if (status) announce(status.textContent.trim());
+    if (!focus) return;
+    const same = focusables()[focus.index];
+    const target = (focus.id && document.getElementById(focus.id))
+      || (focus.square && squares.get(focus.square))
+      || (same && !same.dataset.square && same.tagName + "." + same.className === focus.kind ? same : null)
+      || $('.sq[tabindex="0"]', board);
+    if (target && target.dataset.square) focusSquare(target, false);
+    if (target) target.focus({ preventScroll: true });
   }
 
   // Drags are followed on the whole document: the pointer leaves the hand.
@@ -596,6 +630,14 @@
     detail.target = slot;
     detail.swapOverride = "outerHTML";
     detail.selectOverride = "#move-error";
+  });
+
+  // Registered after the handler above, so it sees where the swap really goes.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const detail = event.detail;
+    if (detail.shouldSwap && detail.target && detail.target.id === "game-area") {
+      rebuilt = { focus: rememberFocus() };
+    }
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

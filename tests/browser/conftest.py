@@ -1,0 +1,106 @@
+"""Browser tests: Playwright drives Debian's Chromium against pytest-django's live server.
+
+Every test here is marked ``browser`` (tests/conftest.py skips it without
+Chromium and fails it under ``DIAMINO_REQUIRE_BROWSER=1``). Players act only
+through the pages; the ORM is used to set the stage (``rig`` a deal so the
+moves are known in advance) and to check what the pages did.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+from django.conf import settings as django_settings
+from django.core import mail
+from django.test import Client
+
+from tests.conftest import CHROMIUM
+
+if TYPE_CHECKING:  # Playwright may be missing: the tests then skip, they must still collect
+    from playwright.sync_api import Page
+
+# Playwright's sync API runs an asyncio event loop in the test thread (in a
+# greenlet) from the first browser test to the end of the session, so Django
+# sees "a running loop" and refuses ORM calls from that thread with
+# SynchronousOnlyOperation — in these tests and in every test that runs after
+# them in the same session. Nothing here is async: the live server answers in
+# its own threads, and the test thread only blocks on the browser. Set at
+# import, before any test of the session runs.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",  # CI and the developers' machines run as root
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+# Two cores shared by a whole team or a CI run: give each wait room to breathe.
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_expectations() -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Debian's Chromium, never a downloaded browser."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict, live_server) -> dict:
+    # French first, as the site is: the pages and the accessible names are French.
+    return {**browser_context_args, "base_url": live_server.url, "locale": "fr-FR"}
+
+
+@pytest.fixture(autouse=True)
+def site(live_server, settings) -> Iterator[str]:
+    """The live site as the browser tests need it."""
+    settings.DIAMINO_POLL_SECONDS = 1
+    # A manifest storage (DJANGO_DEBUG=0) would need collectstatic first; the
+    # live server serves the files from the source folders with the plain one.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    mail.outbox = []
+    yield live_server.url
+
+
+@pytest.fixture
+def browse(new_context, site: str) -> Callable[..., Page]:
+    """Open a new browser (its own cookies) as ``user``, on a desktop or a ``phone``.
+
+    Signing in sets the session cookie: only the sign-up test goes through the
+    log-in pages, elsewhere signing in is not what is being tested.
+    """
+
+    def open_page(user=None, *, phone: bool = False) -> Page:
+        context = new_context(**(PHONE if phone else DESKTOP))
+        context.set_default_timeout(TIMEOUT_MS)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            cookie = client.cookies[django_settings.SESSION_COOKIE_NAME]
+            context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": site}])
+        return context.new_page()
+
+    return open_page

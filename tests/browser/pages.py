@@ -1,0 +1,163 @@
+"""What a player does on the pages, in Playwright terms: tap, drag, type, play.
+
+Each helper acts like a person on one player's page and waits for what that
+person would wait for (the preview, the new position), never for a fixed time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from django.core import mail
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser tests skip (or fail in CI) with the reason
+    expect = None
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+PASSWORD = "tuile-verte-1964"
+# The waiting page asks every second in the tests; allow for a busy machine.
+POLL_TIMEOUT_MS = 8_000
+
+
+# --- accounts ---------------------------------------------------------------------
+
+
+def sign_up(page: Page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    form = page.locator("form").filter(has=page.locator('input[name="password2"]'))
+    form.locator('input[name="username"]').fill(username)
+    form.locator('input[name="email"]').fill(f"{username}@example.com")
+    form.locator('input[name="password1"]').fill(PASSWORD)
+    form.locator('input[name="password2"]').fill(PASSWORD)
+    form.locator('button[type="submit"]').click()
+    page.wait_for_load_state()
+
+
+def confirmation_path(username: str) -> str:
+    """The path of the confirmation link in the last email sent to ``username``."""
+    for message in reversed(mail.outbox):
+        if f"{username}@example.com" in message.to:
+            match = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", message.body)
+            assert match, message.body
+            return match.group(1)
+    raise AssertionError(f"no email to {username}: {[m.to for m in mail.outbox]}")
+
+
+def confirm_email(page: Page, username: str) -> None:
+    """Follow the emailed link and press the page's confirm button."""
+    page.goto(confirmation_path(username))
+    page.locator("main form").last.locator('button[type="submit"]').click()
+    page.wait_for_load_state()
+
+
+# --- the board --------------------------------------------------------------------
+
+
+def area(page: Page) -> Locator:
+    return page.locator("#game-area")
+
+
+def version(page: Page) -> int:
+    return int(area(page).get_attribute("data-version"))
+
+
+def square(page: Page, name: str) -> Locator:
+    return page.locator(f'#board [data-square="{name}"]')
+
+
+def hand_tile(page: Page, letter: str) -> Locator:
+    """A tile of the hand not yet on the board (``?`` is a diable)."""
+    return page.locator(f'#hand .hand-tile:not(.is-placed)[data-letter="{letter}"]').first
+
+
+def tap(page: Page, letter: str, name: str) -> None:
+    """Tap a tile of the hand, then a square (a click on a desktop)."""
+    touch = page.evaluate("navigator.maxTouchPoints > 0")
+    for target in (hand_tile(page, letter), square(page, name)):
+        target.tap() if touch else target.click()
+
+
+def drag(page: Page, letter: str, name: str) -> None:
+    """Drag a tile of the hand onto a square with the mouse (Pointer events)."""
+    tile, target = hand_tile(page, letter), square(page, name)
+    tile.scroll_into_view_if_needed()
+    start, end = tile.bounding_box(), target.bounding_box()
+    height = page.viewport_size["height"]
+    # A person drags between two things on the screen at once.
+    assert end["y"] >= 0 and end["y"] + end["height"] <= height, f"{name} is off screen"
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def tab_to_board(page: Page, presses: int = 60) -> None:
+    """Press Tab until a board square has the focus, as a keyboard user would."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#board .sq')"):
+            return
+    raise AssertionError(f"no board square after {presses} Tab presses")
+
+
+def choose_diable_letter(page: Page, letter: str) -> None:
+    dialog = page.locator("#diable-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator(f'.letter-choice[value="{letter}"]').click()
+    expect(dialog).to_be_hidden()
+
+
+def expect_preview_ok(page: Page, *words: str) -> None:
+    preview = page.locator("#preview")
+    expect(preview).to_have_attribute("data-ok", "true")
+    for word in words:
+        expect(preview.locator(".word", has_text=re.compile(f"^{word}$"))).to_have_count(1)
+    expect(page.locator("#play-button")).to_be_enabled()
+
+
+def expect_version(page: Page, number: int, timeout: float | None = None) -> None:
+    expect(area(page)).to_have_attribute("data-version", str(number), timeout=timeout)
+
+
+def play(page: Page) -> None:
+    """Press Play and wait for the new position."""
+    before = version(page)
+    page.locator("#play-button").click()
+    expect_version(page, before + 1)
+
+
+def exchange(page: Page, letters: str) -> None:
+    before = version(page)
+    page.locator("#exchange-button").click()
+    for letter in letters:
+        tile = page.locator(f'#hand .hand-tile[data-letter="{letter}"][aria-pressed="false"]').first
+        tile.click()
+    page.locator("#exchange-confirm").click()
+    expect_version(page, before + 1)
+
+
+def pass_turn(page: Page) -> None:
+    before = version(page)
+    form = page.locator("#move-form")
+    form.locator("details.confirm summary").click()
+    form.locator('button[name="action"][value="pass"]').click()
+    expect_version(page, before + 1)
+
+
+def wait_for_my_turn(page: Page) -> None:
+    expect(area(page)).to_have_attribute("data-my-turn", "true", timeout=POLL_TIMEOUT_MS)
+
+
+def scores(page: Page) -> dict[str, int]:
+    """Each player's score as the side panel shows it (Tiles, then Score), by name."""
+    return page.locator(".seat-list .seat").evaluate_all(
+        """seats => Object.fromEntries(seats.map(seat => [
+             seat.querySelector('.seat-name a').textContent.trim(),
+             Number(seat.querySelectorAll('.seat-facts dd')[1].textContent),
+           ]))"""
+    )
