@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, Vacation
 
@@ -12,7 +13,7 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         ("Diamino", {"fields": ("display_name", "language", "time_zone", "deleted_at")}),
         (
-            "Emails",
+            _("Emails"),
             {"fields": ("turn_emails", "invitation_emails", "game_over_emails")},
         ),
     )
