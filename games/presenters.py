@@ -66,6 +66,11 @@ class MoveView:
     points: int
     played_at: datetime
 
+    @property
+    def points_count(self) -> int:
+        """What chooses the plural: French says "-14 points", not "-14 point"."""
+        return abs(self.points)
+
 
 @dataclass(frozen=True)
 class DrawRound:

@@ -142,7 +142,7 @@ def game_view(**changes) -> GameView:
     return replace(view, **changes)
 
 
-def render(template: str = "games/game.html", **context) -> str:
+def render(template: str = "games/game.html", *, language: str = "en", **context) -> str:
     request = RequestFactory().get("/parties/7/")
     request.user = AnonymousUser()
     defaults = {
@@ -152,7 +152,7 @@ def render(template: str = "games/game.html", **context) -> str:
         "chat_messages": [],
         "can_chat": True,
     }
-    with translation.override("en"):
+    with translation.override(language):
         return render_to_string(template, {**defaults, **context}, request=request)
 
 
@@ -286,6 +286,17 @@ def test_the_history_lists_move_notations_newest_last():
     notations = re.findall(r'<code class="move-notation">([^<]*)</code>', html)
     assert notations == ["H8 CHAT", "x 3", "I7 AH ↓"]
     assert "10 points" in html
+
+
+@pytest.mark.parametrize(
+    ("points", "shown"), [(1, "1 point"), (-1, "-1 point"), (-14, "-14 points")]
+)
+def test_move_points_agree_in_french_whatever_their_sign(points, shown):
+    move = MoveView(
+        1, "Alice", "place", "H8 CHAT", ("CHAT",), points, datetime(2025, 3, 1, tzinfo=UTC)
+    )
+    html = render("games/game.html#history", language="fr", view=game_view(moves=(move,)))
+    assert f'<span class="move-points">{shown}</span>' in html
 
 
 def test_the_preview_fragment_shows_words_devils_and_points():

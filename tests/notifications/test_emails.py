@@ -170,3 +170,16 @@ def test_the_game_over_email_gives_the_result_to_every_player(
     assert "Abandon (Resignation)" in english.body
     french = to_loser if english is to_winner else to_winner
     assert french.subject == f"[Diamino] Partie terminée — Partie {game.pk}"
+
+
+@pytest.mark.parametrize(("days", "shown"), [(1, "1 jour par coup"), (3, "3 jours par coup")])
+def test_the_invitation_gives_the_days_per_move_in_good_french(
+    alice, bob, committed, mailoutbox, days, shown
+) -> None:
+    with committed():
+        services.game_create(
+            creator=alice, mode="marque", seats=2, days_per_move=days, invitees=[bob]
+        )
+    (message,) = mailoutbox
+    assert message.to == [bob.email]
+    assert shown in message.body
