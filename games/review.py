@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 
 import rules
 from games import engine as game_engine
-from games.models import Game
+from games.models import Game, Seat
 from games.presenters import SquareView
 from games.selectors import board_columns, board_rows, seat_name
 from rules import record as rules_record
@@ -33,6 +33,10 @@ class ReplaySeat:
     status: str  # "active", "resigned", "timed-out"
     is_turn: bool  # to move after this step
     is_winner: bool
+
+    @property
+    def status_label(self) -> str:
+        return str(Seat.Status(self.status).label)
 
 
 @dataclass(frozen=True)

@@ -187,3 +187,13 @@ def test_no_player_page_links_to_the_staff_replay(alice, bob, outsider) -> None:
         html = client_for(user).get(reverse("games:page", args=[game.pk])).content.decode()
         assert staff_url not in html
         assert "/equipe/" not in html
+
+
+def test_a_resigned_seat_is_labelled_in_the_staff_s_language(alice, bob, staff) -> None:
+    game = play_game([alice, bob], seed=3, moves=2)
+    services.game_resign(game_id=game.pk, player=bob)
+    client = client_for(staff)
+    url = reverse("games:staff_replay", args=[game.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<dd class="status">A abandonné</dd>' in html
+    assert '<dd class="status">resigned</dd>' not in html
