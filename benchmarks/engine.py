@@ -1,7 +1,7 @@
 """Rules-engine timings: judging one placement, and replaying whole games.
 
 Only ``rules.apply`` is timed. Positions and games are produced beforehand with
-the tests' random move finder (``tests.rules.helpers.find_move``), whose search
+the random move finder (``rules.randomplay.find_move``), whose search
 is never inside a timed region.
 """
 
@@ -28,8 +28,8 @@ from rules import (
     new_game,
 )
 from rules.material import LETTERS
+from rules.randomplay import find_move
 from rules.state import EMPTY
-from tests.rules.helpers import find_move
 
 SEED = 2024
 MIDGAME_PLACEMENTS = 18  # placements played before the judged one
