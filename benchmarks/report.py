@@ -426,18 +426,20 @@ def profile_section(web: WebResult) -> list[str]:
         f"client sends {web.config.profile_repeats} requests to each endpoint, timed alone, then",
         f"{web.config.profile_repeats} more under pyinstrument; each profile sample is put in",
         "the first category found walking up from the innermost frame. No network, no",
-        "gunicorn, one core: what each request costs by itself. The trees are in",
+        "gunicorn, one core: what each request costs by itself (the wall clock includes",
+        "waiting for PostgreSQL; *Django's CPU* is the Python process's alone). The trees are in",
         f"`{web.config.profile_text}/` after a run.",
         "",
-        "| Endpoint | Median (ms) | Mean (ms) | SQL queries | Database | Templates | "
-        "Rules engine | Other (Django, views) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| Endpoint | Median (ms) | Mean (ms) | Django's CPU, median (ms) | SQL queries | "
+        "Database | Templates | Rules engine | Other (Django, views) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, data in web.profile.items():
         shares = data.get("shares", {})
         assert isinstance(shares, dict)
         lines.append(
             f"| {name} | {float(data['ms_median']):.2f} | {float(data['ms_mean']):.2f} | "  # type: ignore[arg-type]
+            f"{float(data.get('cpu_ms_median', math.nan)):.2f} | "  # type: ignore[arg-type]
             f"{float(data['queries_median']):g} | "  # type: ignore[arg-type]
             + " | ".join(
                 f"{shares.get(k, 0):.0%}" for k in ("database", "templates", "engine", "other")
