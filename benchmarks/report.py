@@ -21,7 +21,62 @@ PAGE_SHARE_TARGET = 0.40
 # Before/after of the changes the profile led to (section 4). Measured with this
 # benchmark on the machine and day named there; a rerun only refreshes "now".
 PROFILE_CHANGES = """\
-(filled in by the commits that made the changes)
+The first run of this benchmark (commit c5b2f1f) found the game page and the move
+submission spending most of their time in the template engine and in queries they
+did not need. What was changed, and the figures before and after, measured on
+2026-11-30 with the site part at half length (`BENCH=site BENCH_WEB_SCALE=0.5`),
+alternating the code before (c5b2f1f) and after (172bf7d) on the same benchmark
+code, twice each. The machine was shared (load average 4.5 to 7 on 2 cores), so
+latency and throughput moved a lot between runs; the CPU figures, which the load
+disturbs least, are the ones to read.
+
+What the profile showed (`benchmarks/web/profile.py`, pyinstrument):
+
+- **The board, through the template engine.** 71% of the game page was template
+  rendering, most of it the 225 squares, each a dozen `{% if %}` nodes and a
+  `{% blocktranslate %}`: about 2,000 nodes per page. The squares are now written
+  by a template tag in Python (`games/templatetags/board.py`) with the template's
+  own translated labels; the markup is the same byte for byte (checked on every
+  page variant in both languages and on the 50 bench players' pages). The board
+  partial went from 6.5 ms to 0.5 ms.
+- **The hand, a loop in a loop.** Each of the 12 numbered slots looped over the
+  whole hand to find its tile (144 steps); `GameView.hand_by_slot` gives each
+  slot's tile directly.
+- **The history, as model instances.** The moves query joined every move to its
+  seat and player and built three model instances per move, for seven columns
+  and names already loaded with the seats; it now reads plain rows. Each
+  square's name and kind are worked out once per layout. `game_view` went from
+  2.4 ms to 1.7 ms at 16 moves, and the saving grows with every move.
+- **The submission, 16 queries.** The view read the game before the service
+  locked it; the seats were read twice; every seat was rewritten after every
+  move; a savepoint guarded the Move insert although the service gives up on
+  that error anyway; the answer re-read the game the service had just saved;
+  and the game-area fragment read 50 chat messages it does not show (the poll's
+  answer too). Now 9 queries with two players, and a seat is written only when
+  it changed.
+
+| Figure | Before (run 1 / run 2) | After (run 1 / run 2) |
+|---|---:|---:|
+| Game page: Django's CPU per request, in-process (ms) | 15.9 / 20.0 | 8.2 / 8.5 |
+| Game page: server CPU per request under load, gunicorn + PostgreSQL (ms) | 21.7 / 23.5 | 13.5 / 12.5 |
+| Game page: share of its time in templates (in-process profile) | 72% / 61% | 49% / 49% |
+| Game page: throughput as a share of the bare view's | 2% / 3% | 7% / 11% |
+| Move submission: Django's CPU per request, in-process (ms) | 19.0 / 22.0 | 11.0 / 10.3 |
+| Move submission: SQL queries (2-player game) | 16 | 9 |
+| Move submission: p95 while 50 players play (ms) | 598 / 648 | 231 / 72 |
+| Preview: Django's CPU per request, in-process (ms; not changed) | 2.6 / 5.3 | 3.3 / 3.0 |
+
+What is left, and why the page stays far from 40% of the bare view: a signed-in
+request pays for its session and its user (2 queries; the signed-in bare view
+costs 2 to 4 times the anonymous one in CPU), and the page then reads the game,
+its seats, its moves and its chat and renders some 65 KB of HTML. The largest
+remaining pieces are the queries (about 40% of the page's time in-process) and
+the rest of the template (the hand's tiles, the seats, the history, the base
+layout). Ideas not done here: sessions read from Redis (`cached_db`) when
+`REDIS_URL` is set; the hand's tiles written like the squares; caching the board
+and history fragments per game version (every viewer of a version sees the same
+ones; it would flatter this benchmark, where a player reloads the same version,
+more than it would help real play).
 """
 
 
