@@ -390,12 +390,13 @@ def web_section(run: Run) -> list[str]:
         "move and submits. Server CPU is gunicorn's plus the bench database's PostgreSQL",
         "backends', per request answered, and *vs bare by CPU* the bare view's CPU per",
         "request divided by the endpoint's: the ratio the throughputs would have on a",
-        "machine with nothing else running.",
+        "machine with nothing else running. *Load generator* is the CPU the simulated",
+        "players took meanwhile, on the same 2 cores as the server.",
         "",
         "| Endpoint | Requests | Throughput (req/s) | vs bare | p50 (ms) | p95 (ms) | "
         "p99 (ms) | Server CPU ms/req | vs bare by CPU | SQL queries (median / max) | "
-        "Errors | Load avg before |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "Errors | Load generator (cores) | Load avg before |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for phase_name, endpoint, label in CAPACITY_ROWS:
         phase = web.phases.get(phase_name)
@@ -410,7 +411,7 @@ def web_section(run: Run) -> list[str]:
             f"| {label} | {lat.count} | {e.per_second:.1f} | {e.per_second / top:.0%} | "
             f"{_ms(lat.p50)} | {_ms(lat.p95)} | {_ms(lat.p99)} | "
             f"{'–' if cpu is None else _ms(cpu)} | {by_cpu} | {_queries(e)} | "
-            f"{e.errors} | {load:.2f} |"
+            f"{e.errors} | {phase.client_cpu_s / phase.window_s:.2f} | {load:.2f} |"
         )
     play = web.phases.get("play")
     if play is not None:
