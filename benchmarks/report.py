@@ -338,6 +338,12 @@ def _cpu_per_request(phase: PhaseResult, endpoint: str) -> float | None:
     return phase.cpu_ms_per_request()
 
 
+def _tables(spec: str) -> str:
+    """``"2x13,3x4"`` -> ``"13 of 2 seats, 4 of 3 seats"``."""
+    parts = [part.split("x") for part in spec.split(",")]
+    return ", ".join(f"{count} of {seats} seats" for seats, count in parts)
+
+
 def web_section(run: Run) -> list[str]:
     web = run.web
     if web is None:
@@ -366,8 +372,8 @@ def web_section(run: Run) -> list[str]:
         "them). No Celery worker runs: a move queues no task yet (`games/notify.py` only marks",
         "the hook points), so one would have nothing to do.",
         "",
-        f"{web.players} players in {web.games} games ({c.tables.replace('x', ' seats × ')};"
-        " modes alternate avec/sans marque), each game started through `games.services` and",
+        f"{web.players} players in {web.games} games ({_tables(c.tables)}; modes alternate avec",
+        "and sans marque), each game started through `games.services` and",
         f"{c.premoves} moves into play before the run, so the boards are mid-game. Players are",
         "signed in by creating their sessions with Django's `login()` (the log-in form would",
         "spend ~0.5 s of password hashing per player on the server being measured, and",

@@ -89,6 +89,7 @@ def test_targets_met_and_not_met_are_both_said() -> None:
     )
     assert "10% (signed-in bare: 25%) | **not met** |" in text
     assert "PostgreSQL 15; Redis 7" in text and "3.50 / 2.00 / 1.00" in text
+    assert "50 players in 20 games (13 of 2 seats, 4 of 3 seats, 3 of 4 seats;" in text
 
 
 def test_a_slow_submission_misses_its_target() -> None:
