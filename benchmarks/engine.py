@@ -1,7 +1,7 @@
 """Rules-engine timings: judging one placement, and replaying whole games.
 
 Only ``rules.apply`` is timed. Positions and games are produced beforehand with
-the tests' random move finder (``tests.rules.helpers.find_move``), whose search
+the random move finder (``rules.randomplay.find_move``), whose search
 is never inside a timed region.
 """
 
@@ -28,15 +28,23 @@ from rules import (
     new_game,
 )
 from rules.material import LETTERS
+from rules.randomplay import find_move
 from rules.state import EMPTY
-from tests.rules.helpers import find_move
 
 SEED = 2024
 MIDGAME_PLACEMENTS = 18  # placements played before the judged one
 JUDGE_REPEATS = 10_000
-GAMES_PER_MODE = 20
+GAMES_PER_TABLE = 12
 GAME_MOVE_CAP = 60  # find_move turns per game; then every player passes (R-PASS)
 REPLAY_ROUNDS = 10
+# (mode, players): the smallest and largest tables each mode allows, and one between.
+TABLES: tuple[tuple[str, int], ...] = (
+    ("marque", 2),
+    ("marque", 4),
+    ("sans-marque", 2),
+    ("sans-marque", 4),
+    ("sans-marque", 8),
+)
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,7 @@ class Judged:
 @dataclass(frozen=True)
 class GamesResult:
     mode: str
+    players: int
     games: int
     rounds: int
     moves_per_game: float
@@ -68,6 +77,7 @@ class GamesResult:
     median_ms_per_game: float
     games_per_second: float
     ms_per_move: float
+    played_per_second: float  # whole random games, finder and engine together
 
 
 @dataclass(frozen=True)
@@ -175,9 +185,9 @@ def judge_one() -> Judged:
     )
 
 
-def record_game(config: GameConfig, rng: random.Random) -> RecordedGame:
+def record_game(config: GameConfig, rng: random.Random, players: int = 2) -> RecordedGame:
     """A random game to its end, each move carrying the tiles it drew (``draw=``)."""
-    start = state = _fresh(config, rng)
+    start = state = _fresh(config, rng, players)
     moves: list[Move] = []
     while state.result is None:
         move = find_move(state, rng) if len(moves) < GAME_MOVE_CAP else Pass(state.turn)
@@ -196,15 +206,17 @@ def _replay(game: RecordedGame) -> GameState:
     return state
 
 
-def whole_games(mode: str) -> GamesResult:
+def whole_games(mode: str, players: int = 2) -> GamesResult:
     config = make_config(mode, words="fr")
-    rng = random.Random(SEED)
-    games = [record_game(config, rng) for _ in range(GAMES_PER_MODE)]
+    rng = random.Random(SEED + players)
+    clock = time.perf_counter_ns
+    started = clock()
+    games = [record_game(config, rng, players) for _ in range(GAMES_PER_TABLE)]
+    played_s = (clock() - started) / 1e9
     for game in games:  # the replay must reproduce the recorded game exactly
         if _replay(game) != game.final:
             raise RuntimeError(f"{mode}: replaying a recorded game gave another result")
     samples: list[int] = []
-    clock = time.perf_counter_ns
     for _ in range(REPLAY_ROUNDS):
         for game in games:
             start = clock()
@@ -215,6 +227,7 @@ def whole_games(mode: str) -> GamesResult:
     median_ms = statistics.median(samples) / 1e6
     return GamesResult(
         mode=mode,
+        players=players,
         games=len(games),
         rounds=REPLAY_ROUNDS,
         moves_per_game=statistics.mean(n_moves),
@@ -227,4 +240,5 @@ def whole_games(mode: str) -> GamesResult:
         median_ms_per_game=median_ms,
         games_per_second=len(samples) / (sum(samples) / 1e9),
         ms_per_move=sum(samples) / 1e6 / total_moves,
+        played_per_second=len(games) / played_s,
     )

@@ -67,6 +67,11 @@ MIDDLEWARE = [
     "accounts.middleware.UserPreferencesMiddleware",
 ]
 
+# `make bench` only: /_bench/bare and the X-Queries header (diamino_site/bench.py).
+DIAMINO_BENCH_VIEWS = env_bool("DIAMINO_BENCH_VIEWS", False)
+if DIAMINO_BENCH_VIEWS:
+    MIDDLEWARE.insert(0, "diamino_site.bench.QueryCountMiddleware")
+
 ROOT_URLCONF = "diamino_site.urls"
 WSGI_APPLICATION = "diamino_site.wsgi.application"
 ASGI_APPLICATION = "diamino_site.asgi.application"

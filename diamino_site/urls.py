@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from diamino_site import views
+from diamino_site import bench, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,3 +17,6 @@ urlpatterns = [
     path("", include("ratings.urls", namespace="ratings")),
     path("", include("moderation.urls", namespace="moderation")),
 ]
+
+if settings.DIAMINO_BENCH_VIEWS:  # `make bench` only: the ceiling every endpoint is compared with
+    urlpatterns.append(path("_bench/bare", bench.bare, name="bench_bare"))

@@ -103,3 +103,13 @@ class GameView:
     letter_values: dict[str, int] = field(default_factory=dict)
     annulled_reason: str = ""  # why staff annulled the game (status "annulled")
     annulled_at: datetime | None = None
+
+    @property
+    def hand_by_slot(self) -> tuple[TileView | None, ...]:
+        """The tile in each numbered slot (``hand_slots`` of them), or None for an empty one.
+
+        The template used to find each slot's tile with a loop in a loop (144 steps
+        for 12 slots); this is one dictionary look-up per slot.
+        """
+        by_index = {tile.index: tile for tile in self.my_hand or ()}
+        return tuple(by_index.get(k) for k in range(self.hand_slots))

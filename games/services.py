@@ -222,6 +222,15 @@ def _seat_of(game: Game, player: User) -> Seat:
     return seat
 
 
+def _seats_and_mine(game: Game, player: User) -> tuple[list[Seat], Seat]:
+    """Every seat of the game and the player's: one query, and ``_play`` needs them all."""
+    seats = list(game.seats.all())
+    seat = next((s for s in seats if s.player_id == player.pk), None)
+    if seat is None:
+        raise not_a_player()
+    return seats, seat
+
+
 def _check_version(game: Game, version: int | None) -> None:
     if version is None or version != game.move_count:
         raise moved_on()
@@ -252,12 +261,12 @@ def move_submit(
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         raise not_running()
-    seat = _seat_of(game, player)
+    seats, seat = _seats_and_mine(game, player)
     _check_version(game, version)
     if isinstance(move, rules.Resign):
         raise GameError("bad-move", _("Use the resign button to resign."))
     move = game_engine.with_player(move, seat.position)
-    return _play(game, seat, move, rng or _system_rng())
+    return _play(game, seat, move, rng or _system_rng(), seats)
 
 
 @transaction.atomic
@@ -266,10 +275,10 @@ def game_resign(*, game_id: int, player: User) -> Move:
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         raise not_running()
-    seat = _seat_of(game, player)
+    seats, seat = _seats_and_mine(game, player)
     if seat.status != Seat.Status.ACTIVE:
         raise GameError("not-active", _("You have already left this game."), status=409)
-    return _play(game, seat, rules.Resign(seat.position), _system_rng())
+    return _play(game, seat, rules.Resign(seat.position), _system_rng(), seats)
 
 
 @transaction.atomic
@@ -285,12 +294,23 @@ def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng())
 
 
-def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
-    """Apply ``move`` through the engine and save everything it changed."""
+def _play(
+    game: Game,
+    seat: Seat,
+    move: rules.Move,
+    rng: random.Random,
+    seats: list[Seat] | None = None,
+) -> Move:
+    """Apply ``move`` through the engine and save everything it changed.
+
+    ``seats``: every seat of the game, when the caller has them already.
+    """
     played = game_engine.play(game, move, rng)
     now = timezone.now()
     try:
-        with transaction.atomic():
+        # No savepoint: on a duplicate move number the whole service gives up
+        # (moved-on), so the transaction is rolled back rather than resumed.
+        with transaction.atomic(savepoint=False):
             row = Move.objects.create(
                 game=game,
                 number=game.move_count + 1,
@@ -315,7 +335,7 @@ def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
         game.finished_at = now
         game.end = result.end
         changed += ["status", "finished_at", "end"]
-    by_position = _save_seats(game, state)
+    by_position = _save_seats(game, state, seats)
     to_move = None if result is not None else by_position[state.turn]
     # The clock runs from when the turn began (games/clock.py): a resignation
     # out of turn leaves the player to move, and their clock, as they were.
@@ -331,20 +351,32 @@ def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
     return row
 
 
-def _save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
-    """Copy hands, scores, statuses and, at the end, results onto the seats."""
+SEAT_FIELDS = ("hand", "score", "status", "is_winner", "rank")
+
+
+def _save_seats(
+    game: Game, state: rules.GameState, seats: list[Seat] | None = None
+) -> dict[int, Seat]:
+    """Copy hands, scores, statuses and, at the end, results onto the seats.
+
+    Only the seats that changed are written: a move usually changes the mover's
+    hand and score alone, and an UPDATE per seat cost a query per player.
+    """
     result = state.result
     places = rules.ranks(state) if result is not None else None
-    seats = list(game.seats.all())
+    if seats is None:
+        seats = list(game.seats.all())
     for seat in seats:
         position = seat.position
+        before = tuple(getattr(seat, name) for name in SEAT_FIELDS)
         seat.hand = "".join(state.hands[position])
         seat.score = state.scores[position]
         seat.status = state.status[position]
         if result is not None:
             seat.is_winner = position in result.winners
             seat.rank = places[position]
-        seat.save(update_fields=["hand", "score", "status", "is_winner", "rank"])
+        if tuple(getattr(seat, name) for name in SEAT_FIELDS) != before:
+            seat.save(update_fields=list(SEAT_FIELDS))
     return {seat.position: seat for seat in seats}
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -196,9 +197,11 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "view": view,
         "urls": _urls(game),
         "can_chat": seated,
-        "chat_messages": list(game.chat_messages.select_related("author").order_by("-pk")[:50])[
-            ::-1
-        ],
+        # Read only if a template shows the chat: the game-area fragment (after a
+        # move, for the poll) does not, and saves the query.
+        "chat_messages": SimpleLazyObject(
+            lambda: list(game.chat_messages.select_related("author").order_by("-pk")[:50])[::-1]
+        ),
         "chat_form": ChatForm(),
         "poll_seconds": settings.DIAMINO_POLL_SECONDS,
     }
@@ -230,29 +233,33 @@ def preview(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    # The game is not read here: the service locks and reads it, and returns it
+    # with the move; only a refusal needs to know whether the game exists.
     form = MoveForm(request.POST)
     if not form.is_valid():
+        game = get_object_or_404(Game, pk=game_id)
         return _error_response(request, game, form.first_error(), 400)
     try:
-        services.move_submit(
+        played = services.move_submit(
             game_id=game_id,
             player=request.user,
             version=form.cleaned_data["version"],
             move=form.move(),
         )
     except GameError as exc:
+        game = get_object_or_404(Game, pk=game_id)
         return _error_response(request, game, str(exc.message), exc.status)
     except rules.IllegalMove as exc:
+        game = get_object_or_404(Game, pk=game_id)
         return _error_response(request, game, exc.message(get_language() or "fr"), 400)
-    return _after_move(request, game_id)
+    return _after_move(request, played.game)
 
 
-def _after_move(request: HttpRequest, game_id: int) -> HttpResponse:
+def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
+    """The new game area for htmx (``game`` is the row the service saved), else the page."""
     if request.htmx:
-        game = Game.objects.get(pk=game_id)
         return render(request, "games/game.html#game_area", _game_context(request, game))
-    return redirect("games:page", game_id)
+    return redirect("games:page", game.pk)
 
 
 @login_required
@@ -260,10 +267,10 @@ def _after_move(request: HttpRequest, game_id: int) -> HttpResponse:
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
-        services.game_resign(game_id=game_id, player=request.user)
+        resigned = services.game_resign(game_id=game_id, player=request.user)
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
-    return _after_move(request, game_id)
+    return _after_move(request, resigned.game)
 
 
 @login_required

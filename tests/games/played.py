@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from games import engine as game_engine
 from games import services
 from games.models import Game
+from rules.randomplay import find_move
 from tests.games.conftest import start_game
-from tests.rules.helpers import find_move
 
 
 def play_game(

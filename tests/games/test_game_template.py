@@ -224,6 +224,30 @@ def test_my_hand_has_twelve_numbered_slots_in_avec_marque():
     assert 'data-letter="?"' in html and 'aria-label="diable, 0 points"' in html
 
 
+def test_each_tile_stays_in_its_numbered_slot_when_slots_are_empty():
+    hand = (
+        TileView(index=0, letter="A", value=1),
+        TileView(index=3, letter="K", value=10),
+        TileView(index=11, letter="?", value=0),
+    )
+    html = render(view=game_view(my_hand=hand))
+    slots = re.findall(r'<li class="hand-slot">(.*?)</li>', html, re.S)
+    assert len(slots) == 12
+    letters = [re.findall(r'data-letter="(.)"', slot) for slot in slots]
+    assert letters == [["A"], [], [], ["K"], *[[]] * 7, ["?"]]
+
+
+def test_a_diable_on_the_board_is_escaped_and_labelled_in_french():
+    with translation.override("fr"):
+        html = render_to_string(
+            "games/game.html#board",
+            {"view": game_view(), "urls": URLS, "game": SimpleNamespace(pk=7)},
+        )
+    assert 'aria-label="K8, lettre T, diable"' in square(html, "K8")
+    assert 'aria-label="H8, lettre C"' in square(html, "H8")
+    assert 'aria-label="B2, case noire, vide"' in square(html, "B2")
+
+
 def test_sans_marque_shows_a_rack_without_slot_numbers():
     hand = tuple(TileView(index=i, letter="E", value=1) for i in range(40))
     html = render(view=game_view(mode="sans-marque", hand_slots=0, my_hand=hand))

@@ -12,9 +12,9 @@ from games import engine as game_engine
 from games import services
 from games.errors import GameError
 from games.models import Game, Invitation, Move, Seat
+from rules.randomplay import find_move
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, snapshot, start_game
-from tests.rules.helpers import find_move
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import rules
@@ -213,6 +215,61 @@ def test_the_game_page_query_count_does_not_grow_with_moves(
     with django_assert_max_num_queries(14):
         response = client.get(reverse("games:page", args=[game.pk]))
     assert response.status_code == 200
+
+
+def _sql(queries) -> list[str]:
+    """The statements that touch the game's tables (not the test's savepoints)."""
+    return [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+
+
+def test_a_move_through_htmx_reads_the_game_once_and_writes_only_what_changed(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            reverse("games:play", args=[game.pk]),
+            {"version": 0, "action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"},
+            HTTP_HX_REQUEST="true",
+        )
+    assert response.status_code == 200 and 'data-version="1"' in response.content.decode()
+    sql = _sql(queries)
+    assert sum('FROM "games_game"' in q for q in sql) == 1  # the locked read, nothing else
+    assert sum(q.startswith('UPDATE "games_seat"') for q in sql) == 1  # only the mover's seat
+    assert not any("games_chatmessage" in q for q in sql)  # the fragment shows no chat
+    # 9 for the move and its answer, 5 for the next player's notification (the
+    # seats with players, the address checks, the outbox row) and the vacations.
+    assert len(sql) <= 14
+
+
+def test_a_pass_writes_no_seat(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    with CaptureQueriesContext(connection) as queries:
+        client.post(
+            reverse("games:play", args=[game.pk]),
+            {"version": 0, "action": "pass"},
+            HTTP_HX_REQUEST="true",
+        )
+    assert not any(q.startswith('UPDATE "games_seat"') for q in _sql(queries))
+    assert Game.objects.get(pk=game.pk).move_count == 1
+
+
+def test_a_move_to_a_missing_game_is_a_404(alice) -> None:
+    response = client_for(alice).post(
+        reverse("games:play", args=[999]), {"version": 0, "action": "pass"}
+    )
+    assert response.status_code == 404
+
+
+def test_the_poll_s_fragment_does_not_read_the_chat(game) -> None:
+    services.move_submit(
+        game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
+    )
+    client = client_for(seat_at(game, 1).player)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(
+            reverse("games:page", args=[game.pk]), {"since": "0"}, HTTP_HX_REQUEST="true"
+        )
+    assert response.status_code == 200
+    assert not any("games_chatmessage" in q for q in _sql(queries))
 
 
 def test_lobby_lists_open_public_tables(alice, bob) -> None:

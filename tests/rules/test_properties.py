@@ -26,8 +26,9 @@ from rules import (
     state_from_dict,
     state_to_dict,
 )
+from rules.randomplay import find_move
 from rules.record import judge, parse_record, replay, write_record
-from tests.rules.helpers import OPEN_WORDS, board_is_words, config, find_move, inventory
+from tests.rules.helpers import OPEN_WORDS, board_is_words, config, inventory
 
 MAX_MOVES = 300
 

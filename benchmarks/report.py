@@ -1,0 +1,525 @@
+"""``docs/PERFORMANCE.md`` from one run's figures: tables, targets and what they mean."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+
+from benchmarks import engine
+from benchmarks.machine import Machine, format_load
+from benchmarks.web import WebResult
+from benchmarks.web.client import Endpoint, PhaseResult
+
+JUDGE_TARGET_MS = 0.3
+GAME_TARGET_MS = 50.0
+LOAD_TARGET_S = 0.5
+RSS_TARGET_MB = 15.0
+SUBMIT_P95_TARGET_MS = 100.0
+PAGE_SHARE_TARGET = 0.40
+
+# Before/after of the changes the profile led to (section 4). Measured with this
+# benchmark on the machine and day named there; a rerun only refreshes "now".
+PROFILE_CHANGES = """\
+The first run of this benchmark (commit c5b2f1f) found the game page and the move
+submission spending most of their time in the template engine and in queries they
+did not need. What was changed, and the figures before and after, measured on
+2026-11-30 with the site part at half length (`BENCH=site BENCH_WEB_SCALE=0.5`),
+alternating the code before (c5b2f1f) and after (172bf7d) on the same benchmark
+code, twice each. The machine was shared (load average 4.5 to 7 on 2 cores), so
+latency and throughput moved a lot between runs; the CPU figures, which the load
+disturbs least, are the ones to read.
+
+What the profile showed (`benchmarks/web/profile.py`, pyinstrument):
+
+- **The board, through the template engine.** 71% of the game page was template
+  rendering, most of it the 225 squares, each a dozen `{% if %}` nodes and a
+  `{% blocktranslate %}`: about 2,000 nodes per page. The squares are now written
+  by a template tag in Python (`games/templatetags/board.py`) with the template's
+  own translated labels; the markup is the same byte for byte (checked on every
+  page variant in both languages and on the 50 bench players' pages). The board
+  partial went from 6.5 ms to 0.5 ms.
+- **The hand, a loop in a loop.** Each of the 12 numbered slots looped over the
+  whole hand to find its tile (144 steps); `GameView.hand_by_slot` gives each
+  slot's tile directly.
+- **The history, as model instances.** The moves query joined every move to its
+  seat and player and built three model instances per move, for seven columns
+  and names already loaded with the seats; it now reads plain rows. Each
+  square's name and kind are worked out once per layout. `game_view` went from
+  2.4 ms to 1.7 ms at 16 moves, and the saving grows with every move.
+- **The submission, 16 queries.** The view read the game before the service
+  locked it; the seats were read twice; every seat was rewritten after every
+  move; a savepoint guarded the Move insert although the service gives up on
+  that error anyway; the answer re-read the game the service had just saved;
+  and the game-area fragment read 50 chat messages it does not show (the poll's
+  answer too). Now 9 queries with two players, and a seat is written only when
+  it changed.
+
+| Figure | Before (run 1 / run 2) | After (run 1 / run 2) |
+|---|---:|---:|
+| Game page: Django's CPU per request, in-process (ms) | 15.9 / 20.0 | 8.2 / 8.5 |
+| Game page: server CPU per request under load, gunicorn + PostgreSQL (ms) | 21.7 / 23.5 | 13.5 / 12.5 |
+| Game page: share of its time in templates (in-process profile) | 72% / 61% | 49% / 49% |
+| Game page: throughput as a share of the bare view's | 2% / 3% | 7% / 11% |
+| Move submission: Django's CPU per request, in-process (ms) | 19.0 / 22.0 | 11.0 / 10.3 |
+| Move submission: SQL queries (2-player game) | 16 | 9 |
+| Move submission: p95 while 50 players play (ms) | 598 / 648 | 231 / 72 |
+| Preview: Django's CPU per request, in-process (ms; not changed) | 2.6 / 5.3 | 3.3 / 3.0 |
+
+What is left, and why the page stays far from 40% of the bare view: a signed-in
+request pays for its session and its user (2 queries; the signed-in bare view
+costs 2 to 4 times the anonymous one in CPU), and the page then reads the game,
+its seats, its moves and its chat and renders some 65 KB of HTML. The largest
+remaining pieces are the queries (about 40% of the page's time in-process) and
+the rest of the template (the hand's tiles, the seats, the history, the base
+layout). Ideas not done here: sessions read from Redis (`cached_db`) when
+`REDIS_URL` is set; the hand's tiles written like the squares; caching the board
+and history fragments per game version (every viewer of a version sees the same
+ones; it would flatter this benchmark, where a player reloads the same version,
+more than it would help real play).
+"""
+
+
+@dataclass
+class Run:
+    machine: Machine
+    date: str
+    load_start: tuple[float, float, float] | None
+    load_end: tuple[float, float, float] | None = None
+    elapsed_s: float = 0.0
+    parts: tuple[str, ...] = ()
+    judged: engine.Judged | None = None
+    games: list[engine.GamesResult] = field(default_factory=list)
+    words: dict[str, object] | None = None
+    web: WebResult | None = None
+    failures: dict[str, str] = field(default_factory=dict)  # part -> why it did not run
+
+
+def met(ok: bool) -> str:
+    return "yes" if ok else "**not met**"
+
+
+def _ms(value: float) -> str:
+    if math.isnan(value):
+        return "–"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def _queries(e: Endpoint) -> str:
+    if e.queries_median is None:
+        return "–"
+    return f"{e.queries_median:g} / {e.queries_max}"
+
+
+def header(run: Run) -> list[str]:
+    m = run.machine
+    memory = f", {m.memory_gib:.0f} GiB RAM" if m.memory_gib else ""
+    lines = [
+        "# Performance",
+        "",
+        "Generated by `python -m benchmarks` (`make bench`); do not edit by hand, rerun it.",
+        "",
+        f"- Machine: {m.cpu}, {m.cores} CPU(s){memory}, {m.system}",
+        f"- Python: {m.python}",
+    ]
+    if run.web is not None:
+        lines.append(
+            f"- Services: {run.web.services.postgres_version}; {run.web.services.redis_version}"
+        )
+    lines += [
+        f"- Date: {run.date}",
+        f"- Load average (1 / 5 / 15 min) at the start: {format_load(run.load_start)}; "
+        f"at the end: {format_load(run.load_end)} — with {m.cores} cores, a load above "
+        f"{m.cores} means other programs were competing for the CPU and the timings are "
+        "pessimistic (CPU time per request is the figure least affected).",
+        f"- Parts run: {', '.join(run.parts)}; whole run: {run.elapsed_s:.0f} s",
+        "",
+    ]
+    return lines
+
+
+def targets(run: Run) -> list[str]:
+    rows: list[tuple[str, str, str]] = []
+    if run.web is not None and "play" in run.web.phases:
+        submit = run.web.phases["play"].endpoints.get("submit")
+        if submit is not None:
+            p95 = submit.latency.p95
+            rows.append(
+                (
+                    f"Move submission p95 < {SUBMIT_P95_TARGET_MS:g} ms with "
+                    f"{run.web.players} players playing at once",
+                    f"{_ms(p95)} ms",
+                    met(p95 < SUBMIT_P95_TARGET_MS),
+                )
+            )
+        share = page_share(run.web)
+        if share is not None:
+            rows.append(
+                (
+                    f"Game page throughput ≥ {PAGE_SHARE_TARGET:.0%} of the bare view's",
+                    f"{share:.0%} (signed-in bare: {page_share(run.web, signed_in=True):.0%})",
+                    met(share >= PAGE_SHARE_TARGET),
+                )
+            )
+    if run.words is not None:
+        rss = float(run.words["extra_rss_mb"])  # type: ignore[arg-type]
+        rows.append(
+            (
+                f"Word list extra resident memory < {RSS_TARGET_MB:g} MB",
+                f"{rss:.1f} MB",
+                met(rss < RSS_TARGET_MB),
+            )
+        )
+    if run.judged is not None:
+        median = run.judged.legal.median_ms
+        rows.append(
+            (
+                f"Judging a placement, median < {JUDGE_TARGET_MS} ms",
+                f"{median:.4f} ms",
+                met(median < JUDGE_TARGET_MS),
+            )
+        )
+    for part, why in run.failures.items():
+        rows.append((f"({part})", "not measured", f"**not met**: {why}"))
+    lines = ["## Targets", "", "| Target | This run | Met? |", "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    return [*lines, ""]
+
+
+# --- 1. engine ------------------------------------------------------------------------
+
+
+def engine_section(run: Run) -> list[str]:
+    e = engine
+    lines = [
+        "## 1. Rules engine",
+        "",
+        "Only `rules.apply(state, move)` is inside the judging and replay timings. Positions",
+        "and games are produced with the random move finder (`rules.randomplay.find_move`)",
+        'on the real French list (`rules.make_config(mode, words="fr")`), classique board',
+        f"and tiles, random seed {e.SEED}.",
+        "",
+    ]
+    judged = run.judged
+    if judged is not None:
+        lines += [
+            "### Judging one placement (mode marque, 2 players)",
+            "",
+            f"Mid-game position: {judged.moves_before} random legal moves "
+            f"({e.MIDGAME_PLACEMENTS} of them placements), "
+            f"{judged.board_tiles} tiles on the board.",
+            f"Legal placement: `{judged.placement}` (forms {judged.words}); the finder is",
+            "asked for a placement of two tiles or more and this is the best it offered.",
+            "Illegal placement: the same with one letter changed, rejected with "
+            f"`{judged.illegal_code}`.",
+            f"Each is judged {judged.legal.repeats} times on the same state (after a warm-up), "
+            "each call timed alone with `time.perf_counter_ns`.",
+            "",
+            "| Case | Median (ms) | p99 (ms) | Target | Met? |",
+            "|---|---:|---:|---|---|",
+        ]
+        for name, timing in (
+            ("Legal placement", judged.legal),
+            ("Illegal placement", judged.illegal),
+        ):
+            lines.append(
+                f"| {name} | {timing.median_ms:.4f} | {timing.p99_ms:.4f} | "
+                f"median < {JUDGE_TARGET_MS} ms | {met(timing.median_ms < JUDGE_TARGET_MS)} |"
+            )
+        lines.append("")
+    if run.games:
+        lines += [
+            "### Whole random games",
+            "",
+            f"For each mode and table size, {e.GAMES_PER_TABLE} random games are played to their",
+            f"end: `find_move` picks each move (at most {e.GAME_MOVE_CAP} turns; after that",
+            "every player passes, which ends the game) and `rules.apply` plays it, recording",
+            "the tiles it drew. *Played/s* is whole games per second, finder and engine",
+            "together (the finder's search dominates). The recorded games are then replayed",
+            f"from the deal to the game-over move through `rules.apply` alone, {e.REPLAY_ROUNDS}",
+            "rounds, and each replay must reproduce the recorded final state: *replayed/s*",
+            "and ms/move measure the engine alone. The finder's placements are mostly of a",
+            "single tile, so a game has more, smaller moves than a human game.",
+            "",
+            "| Mode | Players | Moves/game | Placements | Exchanges | Played/s | "
+            "Median ms/replay | Replayed/s | ms/move | Target | Met? |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        ]
+        for g in run.games:
+            if g.mode == "marque":
+                target = f"replay < {GAME_TARGET_MS:g} ms"
+                ok = met(g.median_ms_per_game < GAME_TARGET_MS)
+            else:
+                target, ok = "none set", "n/a"
+            lines.append(
+                f"| {g.mode} | {g.players} | {g.moves_per_game:.1f} | "
+                f"{g.placements_per_game:.1f} | {g.exchanges_per_game:.1f} | "
+                f"{g.played_per_second:.1f} | {g.median_ms_per_game:.2f} | "
+                f"{g.games_per_second:.0f} | {g.ms_per_move:.4f} | {target} | {ok} |"
+            )
+        lines.append("")
+    return lines
+
+
+# --- 2. word list ---------------------------------------------------------------------
+
+
+def words_section(run: Run) -> list[str]:
+    words = run.words
+    if words is None:
+        return []
+    load_s = float(words["load_seconds"])  # type: ignore[arg-type]
+    rss_mb = float(words["extra_rss_mb"])  # type: ignore[arg-type]
+    lps = int(words["lookups_per_second"])  # type: ignore[call-overload]
+    count = int(words["word_count"])  # type: ignore[call-overload]
+    return [
+        "## 2. French word list",
+        "",
+        "`rules.wordlist.bench()` run in a fresh interpreter (`python -m rules.wordlist bench`),",
+        f"list `{words['list_id']}`: first load from disk, then {words['lookups']} lookups "
+        "(half listed words, half not), and the growth of resident memory across the load.",
+        "",
+        "| Measure | Value | Target | Met? |",
+        "|---|---:|---|---|",
+        f"| Load time | {load_s:.3f} s | < {LOAD_TARGET_S} s | {met(load_s < LOAD_TARGET_S)} |",
+        f"| Lookups per second | {lps:,} | none set | n/a |",
+        f"| Extra resident memory | {rss_mb:.1f} MB | < {RSS_TARGET_MB:g} MB | "
+        f"{met(rss_mb < RSS_TARGET_MB)} |",
+        f"| Word count | {count:,} | none set | n/a |",
+        "",
+    ]
+
+
+# --- 3. the site ----------------------------------------------------------------------
+
+CAPACITY_ROWS = (
+    ("bare", "bare", "Bare view, no cookie (the ceiling)"),
+    ("bare, signed in", "bare", "Bare view, signed in"),
+    ("page", "page", "Game page"),
+    ("preview", "preview", "Preview (htmx)"),
+    ("flat out", "submit", "Move submission (htmx)"),
+    ("flat out", "page", "Game page, read before each submission"),
+    ("bare, again", "bare", "Bare view, no cookie, at the end"),
+)
+PLAY_ROWS = (
+    ("page", "Game page"),
+    ("poll", "Poll while waiting (`?since=`, htmx)"),
+    ("preview", "Preview (htmx)"),
+    ("submit", "Move submission (htmx)"),
+)
+
+
+def ceiling(web: WebResult) -> float | None:
+    """The bare view's throughput: the mean of its two measurements (start and end)."""
+    rates = [
+        web.phases[name].endpoints["bare"].per_second
+        for name in ("bare", "bare, again")
+        if name in web.phases and "bare" in web.phases[name].endpoints
+    ]
+    return statistics.fmean(rates) if rates else None
+
+
+def page_share(web: WebResult, *, signed_in: bool = False) -> float | None:
+    page = web.phases.get("page")
+    if page is None or "page" not in page.endpoints:
+        return None
+    if signed_in:
+        phase = web.phases.get("bare, signed in")
+        base = phase.endpoints["bare"].per_second if phase and "bare" in phase.endpoints else None
+    else:
+        base = ceiling(web)
+    return page.endpoints["page"].per_second / base if base else None
+
+
+def _cpu_per_request(phase: PhaseResult, endpoint: str) -> float | None:
+    """Server CPU per request; only meaningful when the phase loads one endpoint."""
+    if len([e for e in phase.endpoints.values() if e.latency.count]) != 1:
+        return None
+    return phase.cpu_ms_per_request()
+
+
+def _tables(spec: str) -> str:
+    """``"2x13,3x4"`` -> ``"13 of 2 seats, 4 of 3 seats"``."""
+    parts = [part.split("x") for part in spec.split(",")]
+    return ", ".join(f"{count} of {seats} seats" for seats, count in parts)
+
+
+def web_section(run: Run) -> list[str]:
+    web = run.web
+    if web is None:
+        why = run.failures.get("site")
+        if why is None:
+            return []
+        return [
+            "## 3. The site under load",
+            "",
+            f"**Not measured: {why}** The site benchmark needs PostgreSQL and Redis",
+            "(`BENCH_DATABASE_URL`, `BENCH_REDIS_URL`); `make bench` exits non-zero without them.",
+            "",
+        ]
+    c = web.config
+    top = ceiling(web) or math.nan
+    bare_cpu = None
+    if "bare" in web.phases:
+        bare_cpu = _cpu_per_request(web.phases["bare"], "bare")
+    lines = [
+        "## 3. The site under load",
+        "",
+        f"gunicorn with {c.workers} sync workers (`gunicorn diamino_site.wsgi -w {c.workers}`) on",
+        "127.0.0.1, `DJANGO_DEBUG=0`, PostgreSQL and Redis as in production (their own",
+        "database `diamino_bench` and Redis database 11, created and emptied by the run),",
+        "static files collected and served by WhiteNoise (the simulated browsers do not fetch",
+        "them). No Celery worker runs: a move queues no task yet (`games/notify.py` only marks",
+        "the hook points), so one would have nothing to do.",
+        "",
+        f"{web.players} players in {web.games} games ({_tables(c.tables)}; modes alternate avec",
+        "and sans marque), each game started through `games.services` and",
+        f"{c.premoves} moves into play before the run, so the boards are mid-game. Players are",
+        "signed in by creating their sessions with Django's `login()` (the log-in form would",
+        "spend ~0.5 s of password hashing per player on the server being measured, and",
+        "allauth allows 30 log-ins a minute from one address). The load generator",
+        "(`benchmarks/web/client.py`, asyncio + aiohttp) runs in the benchmark's own process",
+        "on the same 2 cores; each player finds its moves with the rules engine on what its",
+        "own page shows (the board, its hand, the sizes of the other hands and of the",
+        "reserve) and never reads the database. Every answer is checked the way the page",
+        'uses it; an error is any other status, a 409 "moved on", a preview refusing a',
+        "legal move or a refused submission.",
+        "",
+        "### Capacity: each endpoint alone, closed loop",
+        "",
+        f"One worker per player ({web.players}; as many chains as games for the submission),",
+        "each sending its next request as soon as the last is answered, for "
+        f"{c.capacity_s:g} s; the first {c.warmup_s:g} s are not counted. *vs bare* is the",
+        "throughput as a share of the bare view's (the mean of its two measurements, at the",
+        f"start and at the end: {top:.0f} req/s). Moves in one game are sequential, so the",
+        "submission runs as one chain per game: the player to move loads the page, picks a",
+        "move and submits. Server CPU is gunicorn's plus the bench database's PostgreSQL",
+        "backends', per request answered, and *vs bare by CPU* the bare view's CPU per",
+        "request divided by the endpoint's: the ratio the throughputs would have on a",
+        "machine with nothing else running. *Load generator* is the CPU the simulated",
+        "players took meanwhile, on the same 2 cores as the server.",
+        "",
+        "| Endpoint | Requests | Throughput (req/s) | vs bare | p50 (ms) | p95 (ms) | "
+        "p99 (ms) | Server CPU ms/req | vs bare by CPU | SQL queries (median / max) | "
+        "Errors | Load generator (cores) | Load avg before |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for phase_name, endpoint, label in CAPACITY_ROWS:
+        phase = web.phases.get(phase_name)
+        if phase is None or endpoint not in phase.endpoints:
+            continue
+        e = phase.endpoints[endpoint]
+        cpu = _cpu_per_request(phase, endpoint)
+        by_cpu = f"{bare_cpu / cpu:.0%}" if cpu and bare_cpu else "–"
+        lat = e.latency
+        load = phase.load_before[0] if phase.load_before else math.nan
+        lines.append(
+            f"| {label} | {lat.count} | {e.per_second:.1f} | {e.per_second / top:.0%} | "
+            f"{_ms(lat.p50)} | {_ms(lat.p95)} | {_ms(lat.p99)} | "
+            f"{'–' if cpu is None else _ms(cpu)} | {by_cpu} | {_queries(e)} | "
+            f"{e.errors} | {phase.client_cpu_s / phase.window_s:.2f} | {load:.2f} |"
+        )
+    play = web.phases.get("play")
+    if play is not None:
+        t = c.think
+        moves = play.endpoints.get("submit")
+        lines += [
+            "",
+            f"### Playing: {web.players} players at once",
+            "",
+            "Each player plays as on the page, with the thinking compressed: opens the game",
+            f"page (arrivals spread over {t.arrive[1]:g} s); when it is their turn, thinks",
+            f"{t.move[0]:g}–{t.move[1]:g} s, previews a placement, reads the preview for "
+            f"{t.confirm[0]:g}–{t.confirm[1]:g} s and",
+            "submits (an exchange or a pass is submitted without a preview); otherwise polls",
+            f"every {t.poll:g} s (the page polls every 10 s) and, when the game has moved, opens",
+            f"the page again, as from the notification email. {c.play_s:g} s, the first "
+            f"{c.play_warmup_s:g} s not counted.",
+            "",
+            "| Endpoint | Requests | Throughput (req/s) | p50 (ms) | p95 (ms) | p99 (ms) | "
+            "max (ms) | SQL queries (median / max) | Errors |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for endpoint, label in PLAY_ROWS:
+            e = play.endpoints.get(endpoint)
+            if e is None:
+                continue
+            lat = e.latency
+            lines.append(
+                f"| {label} | {lat.count} | {e.per_second:.1f} | {_ms(lat.p50)} | "
+                f"{_ms(lat.p95)} | {_ms(lat.p99)} | {_ms(lat.max)} | {_queries(e)} | {e.errors} |"
+            )
+        server_cpu = sum(play.server_cpu_s.values())
+        lines += [
+            "",
+            f"Moves played in the window: {moves.latency.count if moves else 0} "
+            f"({moves.per_second if moves else 0:.1f}/s); server CPU "
+            f"{server_cpu / play.window_s:.2f} cores on average (gunicorn "
+            f"{play.server_cpu_s.get('gunicorn', 0) / play.window_s:.2f}, PostgreSQL "
+            f"{play.server_cpu_s.get('postgres', 0) / play.window_s:.2f}), the load generator "
+            f"{play.client_cpu_s / play.window_s:.2f}; load average before: "
+            f"{format_load(play.load_before)}."
+            + "".join(f" {k.capitalize()}: {v:g}." for k, v in play.extra.items()),
+        ]
+    errors = [
+        (name, e)
+        for name, phase in web.phases.items()
+        for e in phase.endpoints.values()
+        if e.errors
+    ]
+    lines += [
+        "",
+        f"Errors over the whole run, warm-up and page reads between phases included: {web.errors}.",
+    ]
+    for name, e in errors:
+        lines.append(f"- {name} / {e.name}: {e.errors} ({'; '.join(e.error_examples)})")
+    lines.append("")
+    lines += profile_section(web)
+    return lines
+
+
+def profile_section(web: WebResult) -> list[str]:
+    if not web.profile:
+        return []
+    lines = [
+        "### One request at a time, in-process",
+        "",
+        "`benchmarks/web/profile.py`, before the load, on the same database: Django's test",
+        f"client sends {web.config.profile_repeats} requests to each endpoint, timed alone, then",
+        f"{web.config.profile_repeats} more under pyinstrument; each profile sample is put in",
+        "the first category found walking up from the innermost frame. No network, no",
+        "gunicorn, one core: what each request costs by itself (the wall clock includes",
+        "waiting for PostgreSQL; *Django's CPU* is the Python process's alone). The trees are in",
+        f"`{web.config.profile_text}/` after a run.",
+        "",
+        "| Endpoint | Median (ms) | Mean (ms) | Django's CPU, median (ms) | SQL queries | "
+        "Database | Templates | Rules engine | Other (Django, views) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, data in web.profile.items():
+        shares = data.get("shares", {})
+        assert isinstance(shares, dict)
+        lines.append(
+            f"| {name} | {float(data['ms_median']):.2f} | {float(data['ms_mean']):.2f} | "  # type: ignore[arg-type]
+            f"{float(data.get('cpu_ms_median', math.nan)):.2f} | "  # type: ignore[arg-type]
+            f"{float(data['queries_median']):g} | "  # type: ignore[arg-type]
+            + " | ".join(
+                f"{shares.get(k, 0):.0%}" for k in ("database", "templates", "engine", "other")
+            )
+            + " |"
+        )
+    return [*lines, ""]
+
+
+def render(run: Run) -> str:
+    lines = header(run) + targets(run) + engine_section(run) + words_section(run)
+    lines += web_section(run)
+    lines += ["## 4. What the profile showed, and what changed", "", PROFILE_CHANGES.rstrip(), ""]
+    lines += [
+        "## Not measured yet",
+        "",
+        "- The move generator (issue 12).",
+        "- Notification emails under load: `games/notify.py` queues nothing yet.",
+        "",
+    ]
+    return "\n".join(lines)

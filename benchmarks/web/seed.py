@@ -1,0 +1,122 @@
+"""``python -m benchmarks.web.seed``: the bench database, ready to be played on.
+
+Run by ``benchmarks.web.stack`` in a subprocess whose environment points
+Django at the bench database (never the developer's). It migrates, collects
+the static files (``DEBUG=0`` serves them through WhiteNoise's manifest), makes
+the players and their games through ``games.services`` — the same door the
+site uses — plays a few moves in each so the boards are mid-game, and signs
+every player in. It prints one JSON document on stdout for the load generator:
+each player's username, game id and session cookie.
+
+Players are signed in with ``django.contrib.auth.login`` (via the test
+client's ``force_login``), not through the log-in form: the form would cost
+~0.5 s of password hashing per player on the server being measured, and
+allauth's rate limit (30 log-ins a minute per address) would refuse most of
+the 50 log-ins coming from 127.0.0.1. The cookie is a real session row,
+exactly what the form would have produced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+
+def _tables(spec: str) -> list[int]:
+    """``"2x13,3x4"`` -> thirteen 2-seat tables then four 3-seat ones."""
+    tables: list[int] = []
+    for part in spec.split(","):
+        seats, count = part.split("x")
+        tables += [int(seats)] * int(count)
+    return tables
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.web.seed")
+    parser.add_argument("--tables", default="2x13,3x4,4x3", help="SEATSxCOUNT,...")
+    parser.add_argument("--premoves", type=int, default=16, help="moves played in each game")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args(argv)
+    if "diamino_bench" not in os.environ.get("DATABASE_URL", ""):
+        # Seeding wipes nothing, but it must never write players into a real database.
+        print("refusing to seed: DATABASE_URL is not a bench database", file=sys.stderr)
+        return 2
+
+    import django
+
+    django.setup()
+    from allauth.account.models import EmailAddress
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.test import Client
+
+    from accounts.models import User
+    from games import engine as game_engine
+    from games import services
+    from games.models import Game
+    from rules.randomplay import find_move
+
+    started = time.perf_counter()
+    call_command("migrate", interactive=False, verbosity=0)
+    migrated = time.perf_counter()
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    rng = random.Random(args.seed)
+    players: list[dict[str, object]] = []
+    number = 0
+    for k, seats in enumerate(_tables(args.tables)):
+        mode = "marque" if k % 2 == 0 else "sans-marque"
+        users = []
+        for _ in range(seats):
+            number += 1
+            user = User.objects.create_user(
+                username=f"joueur{number:03d}", email=f"joueur{number:03d}@bench.invalid"
+            )  # no password: nobody logs in through the form (see the module docstring)
+            EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+            users.append(user)
+        game = services.game_create(creator=users[0], mode=mode, seats=seats)
+        for user in users[1:]:
+            services.game_join(game_id=game.pk, player=user, rng=rng)
+        by_position = {s.position: s.player for s in game.seats.all()}
+        for _ in range(args.premoves):
+            game.refresh_from_db()
+            if game.status != Game.Status.RUNNING:
+                break
+            state = game_engine.state_of(game)
+            services.move_submit(
+                game_id=game.pk,
+                player=by_position[state.turn],
+                version=game.move_count,
+                move=find_move(state, rng),
+                rng=rng,
+            )
+        for user in users:
+            client = Client()
+            client.force_login(user)
+            players.append(
+                {
+                    "username": user.username,
+                    "game": game.pk,
+                    "mode": mode,
+                    "seats": seats,
+                    "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                }
+            )
+    json.dump(
+        {
+            "players": players,
+            "games": len({p["game"] for p in players}),
+            "migrate_seconds": round(migrated - started, 1),
+            "seed_seconds": round(time.perf_counter() - started, 1),
+        },
+        sys.stdout,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

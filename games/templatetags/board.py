@@ -1,0 +1,74 @@
+"""The board's squares, written in Python for the game page.
+
+The page has 225 squares; through the template engine each cost a dozen
+``{% if %}`` nodes and a ``{% blocktranslate %}``, which made the board most of
+the page's time (docs/PERFORMANCE.md, section 4). The markup is exactly what
+the template wrote; the words come from the template's own translations, so
+there is one place to change them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from django import template
+from django.template.context import Context
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+
+from games.presenters import SquareView
+
+register = template.Library()
+
+# The glyph each special square shows, so kinds are told apart without colour.
+MARKS = {"start": "★", "black": "✕", "green": "G", "red": "R"}
+# The template variables (``{% translate … as t_… %}``) naming each special kind.
+KIND_LABELS = {"start": "t_start", "black": "t_black", "green": "t_green", "red": "t_red"}
+
+
+@register.simple_tag(takes_context=True)
+def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
+    """The ``gridcell`` of every square in ``row``.
+
+    Needs the labels the board partial defines: ``t_empty``, ``t_diable``,
+    ``t_last``, ``t_start``, ``t_black``, ``t_green``, ``t_red`` and ``t_letter``
+    (``"letter %(letter)s"`` translated).
+    """
+    empty = conditional_escape(context["t_empty"])
+    diable = conditional_escape(context["t_diable"])
+    last = conditional_escape(context["t_last"])
+    letter_label = str(conditional_escape(context["t_letter"]))
+    kinds = {kind: f"{conditional_escape(context[var])}, " for kind, var in KIND_LABELS.items()}
+    out = []
+    for sq in row:
+        name = escape(sq.name)
+        kind = escape(sq.kind)
+        letter = escape(sq.letter) if sq.letter else ""
+        classes = f"sq sq-{kind}"
+        if letter:
+            classes += " has-tile"
+            label = letter_label.replace("%(letter)s", letter)
+            if sq.is_diable:
+                label += f", {diable}"
+            if sq.is_last_move:
+                label += f", {last}"
+            value = "0" if sq.is_diable else ("" if sq.value is None else escape(str(sq.value)))
+            tile = (
+                f'<span class="tile board-tile{" is-diable" if sq.is_diable else ""}" '
+                f'aria-hidden="true"><span class="tile-letter">{letter}</span>'
+                f'<span class="tile-value">{value}</span></span>'
+            )
+            data_letter = f' data-letter="{letter}"'
+        else:
+            label = f"{kinds.get(sq.kind, '')}{empty}"
+            tile = data_letter = ""
+        if sq.is_last_move:
+            classes += " last-move"
+        out.append(
+            f'<div role="gridcell" tabindex="-1" class="{classes}" data-square="{name}" '
+            f'data-kind="{kind}"{data_letter} aria-label="{name}, {label}">'
+            f'<span class="sq-mark" aria-hidden="true">{MARKS.get(sq.kind, "")}</span>'
+            f"{tile}</div>"
+        )
+    return mark_safe("".join(out))  # every value above is escaped

@@ -1,0 +1,120 @@
+"""The report says what was measured, against which target, and why a part is missing."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import report
+from benchmarks.__main__ import selected
+from benchmarks.machine import Machine
+from benchmarks.stats import Latency
+from benchmarks.web import WebConfig, WebResult
+from benchmarks.web.client import Endpoint, PhaseResult
+from benchmarks.web.stack import Services
+
+SERVICES = Services("postgres://x/diamino_bench", "redis://x/11", "PostgreSQL 15", "Redis 7")
+
+
+def endpoint(name: str, per_second: float, p95_s: float, errors: int = 0) -> Endpoint:
+    return Endpoint(
+        name=name,
+        latency=Latency.of([p95_s / 2] * 50 + [p95_s] * 50),
+        per_second=per_second,
+        errors=errors,
+        error_examples=("HTTP 500",) if errors else (),
+        statuses={200: 100},
+        queries_median=6,
+        queries_max=6,
+    )
+
+
+def phase(name: str, *endpoints: Endpoint, cpu: float = 1.0) -> PhaseResult:
+    return PhaseResult(
+        name=name,
+        workers=50,
+        window_s=6.0,
+        endpoints={e.name: e for e in endpoints},
+        server_cpu_s={"gunicorn": cpu, "postgres": cpu / 10},
+        client_cpu_s=0.5,
+        load_before=(1.0, 1.0, 1.0),
+    )
+
+
+def web_result(submit_p95_s: float, page_rate: float, errors: int = 0) -> WebResult:
+    phases = {
+        "bare": phase("bare", endpoint("bare", 1000, 0.01)),
+        "bare, signed in": phase("bare, signed in", endpoint("bare", 400, 0.02)),
+        "page": phase("page", endpoint("page", page_rate, 0.2, errors)),
+        "preview": phase("preview", endpoint("preview", 200, 0.1)),
+        "play": phase(
+            "play",
+            endpoint("page", 5, 0.05),
+            endpoint("poll", 10, 0.02),
+            endpoint("preview", 3, 0.03),
+            endpoint("submit", 3, submit_p95_s),
+        ),
+        "flat out": phase("flat out", endpoint("page", 20, 0.5), endpoint("submit", 20, 0.5)),
+        "bare, again": phase("bare, again", endpoint("bare", 1000, 0.01)),
+    }
+    profile = {
+        "page": {
+            "requests": 20,
+            "ms_median": 9.0,
+            "ms_mean": 9.5,
+            "cpu_ms_median": 7.0,
+            "queries_median": 6,
+            "shares": {"database": 0.2, "templates": 0.5, "engine": 0.01, "other": 0.29},
+        }
+    }
+    return WebResult(WebConfig(), SERVICES, 50, 20, 3.0, phases, profile)
+
+
+def run(**changes) -> report.Run:
+    base = report.Run(
+        machine=Machine("Test CPU", 2, 24.0, "Linux", "CPython 3.11"),
+        date="2026-01-01 00:00 UTC",
+        load_start=(3.5, 2.0, 1.0),
+        load_end=(4.0, 2.5, 1.5),
+        parts=("site",),
+    )
+    for name, value in changes.items():
+        setattr(base, name, value)
+    return base
+
+
+def test_targets_met_and_not_met_are_both_said() -> None:
+    text = report.render(run(web=web_result(submit_p95_s=0.050, page_rate=100)))
+    assert (
+        "| Move submission p95 < 100 ms with 50 players playing at once | 50.0 ms | yes |" in text
+    )
+    assert "10% (signed-in bare: 25%) | **not met** |" in text
+    assert "PostgreSQL 15; Redis 7" in text and "3.50 / 2.00 / 1.00" in text
+    assert "50 players in 20 games (13 of 2 seats, 4 of 3 seats, 3 of 4 seats;" in text
+
+
+def test_a_slow_submission_misses_its_target() -> None:
+    text = report.render(run(web=web_result(submit_p95_s=0.250, page_rate=500)))
+    assert "| 250.0 ms | **not met** |" in text
+    assert "50% (signed-in bare: 125%) | yes |" in text
+
+
+def test_every_endpoint_has_its_row_and_errors_are_listed() -> None:
+    text = report.render(run(web=web_result(0.05, 100, errors=3)))
+    for label in ("Bare view, no cookie (the ceiling)", "Game page", "Preview (htmx)"):
+        assert f"| {label} |" in text
+    assert "Errors over the whole run, warm-up and page reads between phases included: 3." in text
+    assert "- page / page: 3 (HTTP 500)" in text
+    assert "| page | 9.00 | 9.50 | 7.00 | 6 | 20% | 50% | 1% | 29% |" in text
+
+
+def test_a_site_that_could_not_run_says_why() -> None:
+    text = report.render(run(failures={"site": "PostgreSQL at x does not answer"}))
+    assert "**Not measured: PostgreSQL at x does not answer**" in text
+    assert "| (site) | not measured | **not met**: PostgreSQL at x does not answer |" in text
+
+
+def test_bench_picks_parts_in_the_report_s_order() -> None:
+    assert selected(None) == ("engine", "words", "site")
+    assert selected("site, engine") == ("engine", "site")
+    with pytest.raises(SystemExit, match="unknown part"):
+        selected("engine,gpu")

@@ -1,0 +1,56 @@
+"""`make bench`'s site part runs end to end on a tiny configuration (real services).
+
+No figure is checked, only that every phase ran and that no request got an
+answer a player would not expect.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.conf import settings
+
+from benchmarks import web
+from benchmarks.web.client import Think
+
+pytestmark = pytest.mark.services
+
+
+def _bench_urls() -> tuple[str, str]:
+    """This suite's PostgreSQL server and Redis, with the benchmark's own names on them."""
+    db = settings.DATABASES["default"]
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    database = (
+        f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/diamino_bench_smoke"
+    )
+    redis = urlunsplit(urlsplit(settings.REDIS_URL)._replace(path="/11"))
+    return database, redis
+
+
+def test_the_site_benchmark_plays_every_phase_without_an_error() -> None:
+    database, redis = _bench_urls()
+    config = web.WebConfig(
+        tables="2x2,3x1",
+        premoves=4,
+        workers=2,
+        capacity_s=1.5,
+        warmup_s=0.5,
+        play_s=4.0,
+        play_warmup_s=1.0,
+        think=Think(arrive=(0, 0.2), move=(0.1, 0.3), confirm=(0.05, 0.1), poll=0.3),
+        profile_repeats=2,
+        profile_text=None,
+        database_url=database,
+        redis_url=redis,
+    )
+    result = web.run(config)
+    assert (result.players, result.games) == (7, 3)
+    for name in ("bare", "bare, signed in", "page", "preview", "play", "flat out"):
+        assert result.phases[name].requests > 0, name
+    assert result.phases["play"].endpoints["page"].queries_median is not None
+    assert set(result.profile) == {"page", "preview", "submit"}
+    assert result.errors == 0, {
+        name: [(e.name, e.error_examples) for e in p.endpoints.values() if e.errors]
+        for name, p in result.phases.items()
+    }
