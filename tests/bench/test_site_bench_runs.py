@@ -6,6 +6,7 @@ answer a player would not expect.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -44,7 +45,10 @@ def test_the_site_benchmark_plays_every_phase_without_an_error() -> None:
         database_url=database,
         redis_url=redis,
     )
-    result = web.run(config)
+    # In its own thread: after the browser tests, Playwright's event loop is still
+    # running in this one, and the load generator needs an asyncio loop of its own.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        result = pool.submit(web.run, config).result()
     assert (result.players, result.games) == (7, 3)
     for name in ("bare", "bare, signed in", "page", "preview", "play", "flat out"):
         assert result.phases[name].requests > 0, name
