@@ -388,7 +388,9 @@ def game_annul(*, game_id: int, by: User, reason: str) -> Game:
     """Staff annul a running or finished game: it leaves every statistic.
 
     The moves stay for review; players are notified and the ratings the game
-    touched are recomputed (listeners of ``signals.game_annulled``).
+    touched are recomputed (listeners of ``signals.game_annulled``). A staff
+    member who has a seat at the game may not annul it, whatever its status:
+    it would wipe their own loss, or their opponent's win.
     """
     if not by.is_staff:
         raise GameError("not-staff", _("Only staff can annul a game."), status=403)
@@ -396,6 +398,12 @@ def game_annul(*, game_id: int, by: User, reason: str) -> Game:
     if not reason:
         raise GameError("no-reason", _("Give a reason for the annulment."))
     game = _locked_game(game_id)
+    if game.seats.filter(player=by).exists():
+        raise GameError(
+            "own-game",
+            _("You play in this game: another staff member must decide whether to annul it."),
+            status=403,
+        )
     if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
         raise GameError("not-annullable", _("Only a started game can be annulled."), status=409)
     was_finished = game.status == Game.Status.FINISHED
