@@ -86,6 +86,9 @@ def apply_timeouts(now: datetime | None = None) -> int:
         try:
             # One game per transaction, under its row lock, so a move played
             # meanwhile is seen and one game's failure does not stop the others.
+            # The vacations are read after the lock (``deadline_of``): a vacation
+            # being booked holds this row too (``games/clock.py``), so it is either
+            # committed and counted, or it waits and finds the turn gone.
             with transaction.atomic():
                 game = Game.objects.select_for_update().get(pk=game_id)
                 deadline = clock.deadline_of(game)
