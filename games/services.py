@@ -99,9 +99,17 @@ def _invite(game: Game, by: User, invitee: User) -> Invitation:
         raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
     if not invitee.is_active:
         raise GameError("no-player", _("There is no such player."), status=404)
-    invitation, _created = Invitation.objects.get_or_create(
+    invitation, created = Invitation.objects.get_or_create(
         game=game, invitee=invitee, defaults={"invited_by": by}
     )
+    if not created and invitation.status != Invitation.Status.PENDING:
+        # Invited again after leaving the table: a new invitation in the same row. Its
+        # time is part of the email's key (notify.invitation), so this one is sent too,
+        # while inviting someone whose invitation is still pending writes nothing new.
+        invitation.status = Invitation.Status.PENDING
+        invitation.invited_by = by
+        invitation.created_at = timezone.now()
+        invitation.save(update_fields=["status", "invited_by", "created_at"])
     from games import notify
 
     notify.invitation(invitation)
