@@ -86,16 +86,19 @@ def notification_write(
     return row
 
 
-def notification_queue(notification_id: int, *, countdown: float | None = None) -> bool:
+def notification_queue(
+    notification_id: int, *, countdown: float | None = None, expires: float | None = None
+) -> bool:
     """Hand the row to a worker; False (and a log line) when the broker cannot be reached.
 
     Never raises: the row is pending in the database whatever happens here,
-    and the sweep finds it.
+    and the sweep finds it. ``expires`` (seconds): a worker drops the message
+    unread after that; the sweep queues the row again if it is still unsent.
     """
     from notifications.tasks import send_notification
 
     try:
-        send_notification.apply_async((notification_id,), countdown=countdown)
+        send_notification.apply_async((notification_id,), countdown=countdown, expires=expires)
     except Exception:
         log.warning(
             "notification %s not queued; the sweep will retry", notification_id, exc_info=True

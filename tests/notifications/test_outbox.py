@@ -184,6 +184,64 @@ def test_with_the_broker_down_at_commit_the_move_stands_and_the_sweep_sends_late
     assert len(mailoutbox) == 1
 
 
+class StalledQueue:
+    """A broker that takes messages while no worker runs: it only records them."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[int, float | None]] = []
+
+    def apply_async(self, args, countdown=None, expires=None, **kwargs) -> None:
+        self.messages.append((args[0], expires))
+
+
+def test_with_the_workers_down_the_sweep_queues_a_row_once_per_expiry_not_every_minute(
+    alice, bob, mailoutbox, monkeypatch, settings
+) -> None:
+    game = new_game([alice, bob])
+    play_chat(game)  # no commit: nothing queued, the row waits for the sweep
+    row = Notification.objects.get(kind="turn", recipient=seat_at(game, 1).player)
+    stalled = StalledQueue()
+    monkeypatch.setattr(send_notification, "apply_async", stalled.apply_async)
+    start = timezone.now()
+    for minute in range(2, 30):  # nearly half an hour of beat, once a minute
+        with time_machine.travel(start + timedelta(minutes=minute), tick=False):
+            periodic.sweep()
+    expiry = settings.DIAMINO_NOTIFICATION_REQUEUE_AFTER.total_seconds()
+    assert stalled.messages == [(row.pk, expiry)] * 6, "one every 5 minutes, each expiring"
+    # The workers come back; the waiting messages have expired and are dropped unread.
+    monkeypatch.undo()
+    with time_machine.travel(start + timedelta(minutes=30), tick=False):
+        assert periodic.sweep() == 0, "the last message (minute 27) may still be waiting"
+    with time_machine.travel(start + timedelta(minutes=32), tick=False):
+        assert periodic.sweep() == 1, "it has expired: queued again, nothing lost"
+    row.refresh_from_db()
+    assert (row.status, row.attempts) == (Status.SENT, 1)
+    assert len(mailoutbox) == 1
+
+
+def test_with_the_broker_down_the_sweep_tries_again_every_minute(
+    alice, bob, mailoutbox, monkeypatch
+) -> None:
+    game = new_game([alice, bob])
+    play_chat(game)
+    tries = {"n": 0}
+
+    def broker_down(*args, **kwargs):
+        tries["n"] += 1
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(send_notification, "apply_async", broker_down)
+    start = timezone.now()
+    for minute in range(2, 6):
+        with time_machine.travel(start + timedelta(minutes=minute), tick=False):
+            periodic.sweep()
+    assert tries["n"] == 4, "no message went out, so none is waiting: no reason to hold back"
+    monkeypatch.undo()
+    with time_machine.travel(start + timedelta(minutes=6), tick=False):
+        assert periodic.sweep() == 1
+    assert len(mailoutbox) == 1
+
+
 def test_every_notification_is_sent_exactly_once_through_failures_and_a_lost_broker(
     alice, bob, carol, committed, mailoutbox, flaky_smtp, monkeypatch
 ) -> None:
