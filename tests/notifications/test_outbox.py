@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
+from django.db import IntegrityError
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -17,6 +18,7 @@ from games import services
 from games.models import Game
 from notifications import periodic, sending
 from notifications.models import Notification
+from notifications.services import notification_write
 from notifications.tasks import send_notification
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import OPENING, new_game, play_chat, rows
@@ -54,6 +56,37 @@ def test_a_move_writes_the_next_players_turn_email_in_its_transaction(alice, bob
     # Only the next player hears of it: nobody gets an email for their own move.
     assert [(n.kind, n.recipient, n.status) for n in new] == [("turn", second, "pending")]
     assert new[0].context == {"turn": new[0].key.removeprefix("turn:")}
+
+
+def test_writing_the_same_key_twice_gives_one_row_and_no_error(alice) -> None:
+    first = notification_write(recipient=alice, kind="digest", key="digest:test")
+    assert first is not None
+    assert notification_write(recipient=alice, kind="digest", key="digest:test") is None
+    assert Notification.objects.filter(key="digest:test").count() == 1
+
+
+def test_an_integrity_error_other_than_a_taken_key_is_raised_not_swallowed(
+    alice, monkeypatch
+) -> None:
+    def refused(**fields):
+        raise IntegrityError("FOREIGN KEY constraint failed")
+
+    monkeypatch.setattr(Notification.objects, "create", refused)
+    with pytest.raises(IntegrityError):
+        notification_write(recipient=alice, kind="digest", key="digest:refused")
+
+
+@pytest.mark.services
+def test_a_foreign_key_violation_is_raised_into_the_event_s_transaction(alice) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # Django defers foreign keys to commit
+    missing_game = (Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    with pytest.raises(IntegrityError):
+        notification_write(
+            recipient=alice, kind="timeout", key="timeout:nowhere", game_id=missing_game
+        )
 
 
 def test_the_email_goes_when_the_move_commits(alice, bob, committed, mailoutbox) -> None:
