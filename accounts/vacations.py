@@ -10,6 +10,11 @@ Counting (documented in docs/ARCHITECTURE.md): a vacation is charged in
 after 30 hours uses 2 days), and each block counts toward the calendar year,
 in the player's time zone, in which it begins. So a vacation from 28 December
 for 7 days uses 4 days of the old year and 3 of the new one.
+
+A vacation cannot rescue a turn already lost: if the player's deadline in a
+game has passed (and beat has not timed them out yet), the vacation is
+refused, and the time-out follows. The locks that make this hold against a
+time-out decided at the same moment are described in ``games/clock.py``.
 """
 
 from __future__ import annotations
@@ -90,17 +95,44 @@ def _date(moment: datetime) -> str:
     return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
+def _lock_player(user: User) -> User:
+    return User.objects.select_for_update(no_key=True).get(pk=user.pk)
+
+
 @transaction.atomic
 def vacation_start(*, user: User, days: int, now: datetime | None = None) -> Vacation:
-    """Stop the player's clocks from now for ``days`` days, within the year's allowance."""
-    now = now or timezone.now()
-    # One booking at a time per player: the allowance check and the insert must not interleave.
-    user = User.objects.select_for_update().get(pk=user.pk)
+    """Stop the player's clocks from now for ``days`` days, within the year's allowance.
+
+    Refused when a deadline of the player's has already passed: the time-out
+    stands (docs/ARCHITECTURE.md, the clock).
+    """
+    from games import clock  # the one place accounts reads games: a vacation stops their clocks
+
     if not isinstance(days, int) or not 1 <= days <= allowance():
         raise VacationRefused(
             "bad-days",
             _("Choose between 1 and %(max)d days of vacation.") % {"max": allowance()},
         )
+    # One booking at a time per player: the allowance check and the insert must not interleave.
+    # NO KEY UPDATE: a move or time-out holding a game's lock writes rows that point at the
+    # player (a notification, a rating), which takes KEY SHARE on this row; FOR UPDATE would
+    # make it wait for us while we wait for its game (a deadlock), NO KEY UPDATE does not.
+    user = _lock_player(user)
+    # Then the games where they are to move (the lock a time-out is decided under), and only
+    # then the time: a time-out that held a lock meanwhile has taken the turn away.
+    turns = clock.lock_turns_of(user.pk)
+    now = now or timezone.now()
+    for game in turns:
+        deadline = clock.deadline_of(game, player_id=user.pk)
+        if deadline is not None and deadline <= now:
+            raise VacationRefused(
+                "out-of-time",
+                _(
+                    "Your time to play in game %(game)d ran out on %(date)s: a vacation can "
+                    "no longer stop that clock."
+                )
+                % {"game": game.pk, "date": _date(deadline)},
+            )
     current = Vacation.objects.filter(user=user, ends_at__gt=now).order_by("starts_at").first()
     if current is not None:
         raise VacationRefused(
@@ -126,7 +158,7 @@ def vacation_start(*, user: User, days: int, now: datetime | None = None) -> Vac
 def vacation_end(*, user: User, now: datetime | None = None) -> Vacation | None:
     """Come back early: the clocks run again from now; the days not begun are given back."""
     now = now or timezone.now()
-    user = User.objects.select_for_update().get(pk=user.pk)
+    user = _lock_player(user)
     vacation = current_vacation(user, now)
     if vacation is None:
         return None

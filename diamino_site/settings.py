@@ -256,12 +256,15 @@ DIAMINO_VACATION_DAYS_PER_YEAR = 20
 # The email outbox (notifications/sending.py): retries with exponential backoff
 # from RETRY_BASE up to RETRY_CAP, failed after MAX_ATTEMPTS; a sender that has
 # not finished after LEASE is presumed dead and its row is taken over (keep it
-# far above EMAIL_TIMEOUT); the sweep re-queues rows unsent SWEEP_AFTER past due.
+# far above EMAIL_TIMEOUT); the sweep re-queues rows unsent SWEEP_AFTER past due,
+# at most once per REQUEUE_AFTER while no sender has taken its message, and that
+# message expires after REQUEUE_AFTER (a backlog stays one live message per row).
 DIAMINO_NOTIFICATION_MAX_ATTEMPTS = 12
 DIAMINO_NOTIFICATION_RETRY_BASE = timedelta(minutes=1)
 DIAMINO_NOTIFICATION_RETRY_CAP = timedelta(hours=1)
 DIAMINO_NOTIFICATION_LEASE = timedelta(minutes=10)
 DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(minutes=1)
+DIAMINO_NOTIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
 # The local hour (in each player's time zone) from which the daily digest goes out.
 DIAMINO_DIGEST_HOUR = env_int("DIAMINO_DIGEST_HOUR", 8, minimum=0, maximum=23)
 DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)

@@ -10,6 +10,12 @@ games is what staff accounts are for, and it spares the project a permission
 set-up for a read-only admin. The admin site itself already refuses everyone
 else (anonymous visitors and players go to the admin log-in page).
 
+Staff who play are players first (R-HIDE-1): in a game they sit at that is not
+over, the pages leave out every private column (``HidesFromSeatedStaff``: the
+deal, the state, the hands, the tiles drawn and returned, a move's record),
+the review links are replaced by a note, and "check" refuses them (its
+differences can quote hands). ``services.game_annul`` refuses them too.
+
 The "reported" filter reads ``moderation.Report``: the admin is where the
 games and the reports about them meet, and only the admin depends on it.
 """
@@ -34,7 +40,7 @@ from games import services
 from games.audit import game_check
 from games.errors import GameError
 from games.models import ChatMessage, Game, Move, Seat
-from games.staff_views import is_staff
+from games.staff_views import is_staff, plays_in, refuse_own_game, seated
 from moderation.models import Report
 
 # The statuses ``services.game_annul`` accepts; the confirmation page lists the
@@ -59,6 +65,34 @@ class StaffReviewMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class HidesFromSeatedStaff:
+    """Leave ``private_fields`` out for a staff member seated at the object's unfinished game.
+
+    ``game_of`` finds the game an object belongs to; for an inline, ``obj`` is
+    already the parent game.
+    """
+
+    private_fields: tuple[str, ...] = ()
+
+    def game_of(self, obj: Any) -> Game | None:
+        return getattr(obj, "game", None)
+
+    def hides_from(self, request: HttpRequest, obj: Any) -> bool:
+        game = self.game_of(obj) if obj is not None else None
+        return game is not None and plays_in(request.user, game)
+
+    def _public(self, request: HttpRequest, obj: Any, names: Any) -> Any:
+        if not self.hides_from(request, obj):
+            return names
+        return [name for name in names if name not in self.private_fields]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self._public(request, obj, super().get_fields(request, obj))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return self._public(request, obj, super().get_readonly_fields(request, obj))
 
 
 def pretty_json(value: Any) -> str:
@@ -113,15 +147,22 @@ class ReadOnlyInline(StaffReviewMixin, admin.TabularInline):
     show_change_link = False
 
 
-class SeatInline(ReadOnlyInline):
+class GameInlineMixin(HidesFromSeatedStaff):
+    def game_of(self, obj: Any) -> Game | None:
+        return obj  # an inline's ``obj`` is the parent game
+
+
+class SeatInline(GameInlineMixin, ReadOnlyInline):
     model = Seat
+    private_fields = ("hand",)
     fields = ("position", "player", "status", "hand", "score", "is_winner", "rank", "joined_at")
     readonly_fields = fields
     ordering = ("position", "joined_at")
 
 
-class MoveInline(ReadOnlyInline):
+class MoveInline(GameInlineMixin, ReadOnlyInline):
     model = Move
+    private_fields = ("tiles_drawn", "tiles_returned")
     fields = (
         "number",
         "player",
@@ -171,7 +212,7 @@ class AnnulForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
+class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "mode",
@@ -236,6 +277,30 @@ class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
         "first_player_draw_json",
         "state_json",
     )
+    # The first-player draw is shown to the players (R-SETUP-1): not private.
+    private_fields = ("setup_json", "state_json")
+
+    def game_of(self, obj: Any) -> Game | None:
+        return obj
+
+    def get_fieldsets(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if not self.hides_from(request, obj):
+            return fieldsets
+        return [
+            (name, {**options, "fields": self._public(request, obj, options["fields"])})
+            for name, options in fieldsets
+        ]
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
+        game = super().get_object(request, object_id, from_field)
+        if game is not None:
+            # The review links and the page's tools see only the game: tell them the viewer plays.
+            game.viewer_seated = seated(request.user, game)
+            game.hidden_from_viewer = game.viewer_seated and not game.is_over
+        return game
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         open_reports = Report.objects.filter(game=OuterRef("pk"), status=Report.Status.OPEN)
@@ -265,12 +330,14 @@ class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
     def review_links(self, game: Game) -> str:
         if game.setup is None:
             return _("The table has not started yet.")
+        if getattr(game, "hidden_from_viewer", False):
+            return _("You play in this game: another staff member must review it.")
         links = [
             (reverse("games:staff_replay", args=[game.pk]), _("Staff replay")),
             (reverse("games:staff_record", args=[game.pk]), _("Download the record")),
             (reverse("admin:games_game_check", args=[game.pk]), _("Check the game")),
         ]
-        if game.status in ANNULLABLE:
+        if game.status in ANNULLABLE and not getattr(game, "viewer_seated", False):
             links.append((reverse("admin:games_game_annul", args=[game.pk]), _("Annul the game")))
         return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
@@ -308,6 +375,8 @@ class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
 
     def check_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
         game = get_object_or_404(Game, pk=game_id)
+        if plays_in(request.user, game):
+            raise refuse_own_game()  # its differences can quote the hands
         return self._check_response(request, [game])
 
     def annul_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
@@ -370,8 +439,8 @@ class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": _("Annul games"),
             "games": games,
-            "annullable": [g for g in games if g.status in ANNULLABLE],
-            "refused": [g for g in games if g.status not in ANNULLABLE],
+            "annullable": [g for g in games if self._may_annul(request, g)],
+            "refused": [g for g in games if not self._may_annul(request, g)],
             "form": form,
             "single": single,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
@@ -379,7 +448,18 @@ class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
         status = 400 if form.is_bound and not form.is_valid() else 200
         return TemplateResponse(request, "admin/games/game/annul.html", context, status=status)
 
+    def _may_annul(self, request: HttpRequest, game: Game) -> bool:
+        """What ``services.game_annul`` will accept, to list the others before anything is done."""
+        return game.status in ANNULLABLE and not seated(request.user, game)
+
     def _check_response(self, request: HttpRequest, games: list[Game]) -> HttpResponse:
+        for game in [g for g in games if plays_in(request.user, g)]:
+            games.remove(game)
+            messages.warning(
+                request,
+                _("Game #%(id)d was not checked: you play in it; another staff member must.")
+                % {"id": game.pk},
+            )
         results = [
             {"game": game, "started": game.setup is not None, "differences": game_check(game)}
             for game in games
@@ -397,7 +477,8 @@ class GameAdmin(StaffReviewMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(StaffReviewMixin, admin.ModelAdmin):
+class SeatAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
+    private_fields = ("hand",)
     list_display = ("game", "position", "player", "status", "score", "is_winner", "rank")
     list_filter = ("status", "is_winner", "game__mode", "game__status")
     search_fields = ("=game__id", "player__username", "player__email", "player__display_name")
@@ -406,7 +487,8 @@ class SeatAdmin(StaffReviewMixin, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(StaffReviewMixin, admin.ModelAdmin):
+class MoveAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
+    private_fields = ("record", "tiles_drawn", "tiles_returned")
     list_display = (
         "game",
         "number",

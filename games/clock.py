@@ -10,6 +10,19 @@ the emails, the reminders and the time-outs (``notifications/periodic.py``).
 Starting or ending a vacation, or a vacation that was planned when the turn
 began, changes the deadline the next time it is computed; nothing needs
 updating.
+
+Deciding a time-out and starting a vacation meet on the game row. Whoever
+decides that a deadline has passed (``notifications.periodic.apply_timeouts``,
+``services.move_submit`` and ``services.game_resign``) holds the game's row
+lock and reads the vacations after taking it; ``accounts.vacations.vacation_start``
+locks the player's row, then every game where the player is to move
+(``lock_turns_of``, in pk order), and refuses if one of those deadlines has
+already passed. So a vacation either commits before the deadline is computed
+(and pushes it) or waits for the time-out and finds the turn gone. Nothing
+locks a game and then a player's row for update; a time-out (or a move) does
+take a KEY SHARE lock on the rows its notifications and ratings point at, which
+is why ``vacation_start`` locks the player FOR NO KEY UPDATE (a plain FOR UPDATE
+deadlocked here: ``tests/games/test_concurrency.py``).
 """
 
 from __future__ import annotations
@@ -89,6 +102,24 @@ def on_vacation_until(vacations: Sequence[Interval], at: datetime | None = None)
         if start <= until < end:
             until = end
     return until
+
+
+def lock_turns_of(player_id: int) -> list[Game]:
+    """The running games where the player is to move, row-locked in pk order (see the module doc)."""
+    turns = Seat.objects.filter(player_id=player_id).values("pk")
+    return list(
+        Game.objects.select_for_update()
+        .filter(status=Game.Status.RUNNING, to_move__in=turns)
+        .order_by("pk")
+    )
+
+
+def is_overdue(game: Game, now: datetime, *, player_id: int | None = None) -> bool:
+    """Whether the player to move in ``game`` let their deadline pass by ``now``."""
+    if not is_ticking(game) or game.turn_started_at + game.days_per_move * DAY > now:
+        return False  # vacations only push a deadline later: no need to read them
+    deadline = deadline_of(game, player_id=player_id)
+    return deadline is not None and deadline <= now
 
 
 def _to_move_player_id(game: Game) -> int | None:

@@ -37,3 +37,11 @@ def not_a_player() -> GameError:
 
 def not_running() -> GameError:
     return GameError("not-running", _("This game is not being played."), status=409)
+
+
+def timed_out() -> GameError:
+    return GameError(
+        "timed-out",
+        _("Your time to move had run out: you have left this game."),
+        status=409,
+    )

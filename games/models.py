@@ -165,6 +165,8 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    # When the player was last invited: a player who left the table and is invited again
+    # reuses the row (pending again, this time and inviter), and the email key names it.
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

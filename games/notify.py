@@ -48,11 +48,12 @@ def _turn(game: Game, seat: Seat) -> None:
 
 
 def invitation(invitation: Invitation) -> None:
-    """``invitation.invitee`` was invited to a table."""
+    """``invitation.invitee`` was invited to a table (again, after leaving it: a new key)."""
+    stamp = int(invitation.created_at.timestamp() * 1_000_000)
     notification_write(
         recipient=invitation.invitee,
         kind=Kind.INVITATION,
-        key=f"invitation:{invitation.pk}",
+        key=f"invitation:{invitation.pk}:{stamp}",
         game_id=invitation.game_id,
         context={"invitation": invitation.pk},
     )

@@ -25,9 +25,9 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import User
 from accounts.permissions import can_play
+from games import clock, signals
 from games import engine as game_engine
-from games import signals
-from games.errors import GameError, moved_on, not_a_player, not_running
+from games.errors import GameError, moved_on, not_a_player, not_running, timed_out
 from games.models import ChatMessage, Game, Invitation, Mode, Move, Seat
 
 CHAT_MAX_LENGTH = 500
@@ -99,9 +99,17 @@ def _invite(game: Game, by: User, invitee: User) -> Invitation:
         raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
     if not invitee.is_active:
         raise GameError("no-player", _("There is no such player."), status=404)
-    invitation, _created = Invitation.objects.get_or_create(
+    invitation, created = Invitation.objects.get_or_create(
         game=game, invitee=invitee, defaults={"invited_by": by}
     )
+    if not created and invitation.status != Invitation.Status.PENDING:
+        # Invited again after leaving the table: a new invitation in the same row. Its
+        # time is part of the email's key (notify.invitation), so this one is sent too,
+        # while inviting someone whose invitation is still pending writes nothing new.
+        invitation.status = Invitation.Status.PENDING
+        invitation.invited_by = by
+        invitation.created_at = timezone.now()
+        invitation.save(update_fields=["status", "invited_by", "created_at"])
     from games import notify
 
     notify.invitation(invitation)
@@ -248,7 +256,6 @@ def move_preview(*, game_id: int, player: User, version: int, move: rules.Move) 
     return game_engine.preview(game, seat.position, move, get_language() or player.language)
 
 
-@transaction.atomic
 def move_submit(
     *,
     game_id: int,
@@ -257,11 +264,31 @@ def move_submit(
     move: rules.Move,
     rng: random.Random | None = None,
 ) -> Move:
-    """Play ``move`` (place, exchange or pass) for ``player`` at move ``version``."""
+    """Play ``move`` (place, exchange or pass) for ``player`` at move ``version``.
+
+    Too late (the player's deadline passed and beat has not run yet): the
+    time-out is applied and kept, and the move is refused (``timed-out``).
+    """
+    return _refuse_after_commit(
+        _move_submit(game_id=game_id, player=player, version=version, move=move, rng=rng)
+    )
+
+
+@transaction.atomic
+def _move_submit(
+    *,
+    game_id: int,
+    player: User,
+    version: int,
+    move: rules.Move,
+    rng: random.Random | None,
+) -> Move | GameError:
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         raise not_running()
     seats, seat = _seats_and_mine(game, player)
+    if game.to_move_id == seat.pk and _time_out_if_due(game, seats) is not None:
+        return timed_out()
     _check_version(game, version)
     if isinstance(move, rules.Resign):
         raise GameError("bad-move", _("Use the resign button to resign."))
@@ -269,21 +296,40 @@ def move_submit(
     return _play(game, seat, move, rng or _system_rng(), seats)
 
 
-@transaction.atomic
 def game_resign(*, game_id: int, player: User) -> Move:
-    """Leave a running game (R-END-4); allowed at any time, not only in turn."""
+    """Leave a running game (R-END-4); allowed at any time, not only in turn.
+
+    A time-out already due (the player to move, whoever resigns) comes first.
+    """
+    return _refuse_after_commit(_game_resign(game_id=game_id, player=player))
+
+
+@transaction.atomic
+def _game_resign(*, game_id: int, player: User) -> Move | GameError:
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         raise not_running()
     seats, seat = _seats_and_mine(game, player)
     if seat.status != Seat.Status.ACTIVE:
         raise GameError("not-active", _("You have already left this game."), status=409)
+    late = _time_out_if_due(game, seats)
+    if late is not None and late.seat_id == seat.pk:
+        return timed_out()
+    if late is not None and game.status != Game.Status.RUNNING:
+        return GameError(
+            "not-running",
+            _("The game ended before your resignation: the player to move ran out of time."),
+            status=409,
+        )
     return _play(game, seat, rules.Resign(seat.position), _system_rng(), seats)
 
 
 @transaction.atomic
 def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
-    """The seat to move let its deadline pass (R-END-4): it leaves the game."""
+    """The seat to move let its deadline pass (R-END-4): it leaves the game.
+
+    The caller has checked the deadline (``notifications.periodic.apply_timeouts``).
+    """
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         return None
@@ -292,6 +338,27 @@ def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
     if seat.status != Seat.Status.ACTIVE or state.turn != seat.position:
         return None
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng())
+
+
+def _time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
+    """Time out the player to move if their deadline has passed; under the game's row lock.
+
+    The services a player calls apply a due time-out before what they were
+    asked, so the outcome never depends on whether beat has run yet: once the
+    deadline has passed, the time-out comes first (docs/ARCHITECTURE.md, the
+    clock). Vacations are read here, after the lock (``games/clock.py``).
+    """
+    seat = next((s for s in seats if s.pk == game.to_move_id), None)
+    if seat is None or not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
+        return None
+    return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng(), seats)
+
+
+def _refuse_after_commit(result: Move | GameError) -> Move:
+    """Raise a refusal whose transaction had something to keep (a time-out), after its commit."""
+    if isinstance(result, GameError):
+        raise result
+    return result
 
 
 def _play(
@@ -388,7 +455,9 @@ def game_annul(*, game_id: int, by: User, reason: str) -> Game:
     """Staff annul a running or finished game: it leaves every statistic.
 
     The moves stay for review; players are notified and the ratings the game
-    touched are recomputed (listeners of ``signals.game_annulled``).
+    touched are recomputed (listeners of ``signals.game_annulled``). A staff
+    member who has a seat at the game may not annul it, whatever its status:
+    it would wipe their own loss, or their opponent's win.
     """
     if not by.is_staff:
         raise GameError("not-staff", _("Only staff can annul a game."), status=403)
@@ -396,6 +465,12 @@ def game_annul(*, game_id: int, by: User, reason: str) -> Game:
     if not reason:
         raise GameError("no-reason", _("Give a reason for the annulment."))
     game = _locked_game(game_id)
+    if game.seats.filter(player=by).exists():
+        raise GameError(
+            "own-game",
+            _("You play in this game: another staff member must decide whether to annul it."),
+            status=403,
+        )
     if game.status not in (Game.Status.RUNNING, Game.Status.FINISHED):
         raise GameError("not-annullable", _("Only a started game can be annulled."), status=409)
     was_finished = game.status == Game.Status.FINISHED

@@ -4,6 +4,11 @@ These are the exception to hidden information (R-HIDE-1), so every view here
 goes through ``staff_required``: an anonymous visitor is sent to log in, and a
 signed-in player who is not staff gets a 403, whether or not they play in the
 game. No player-facing page links here.
+
+Staff can play too. A staff member seated at a game that is not over gets a
+403 here as well (``plays_in``): reading the other racks and the reserve of
+one's own running game is the cheat these pages must not offer. Another staff
+member reviews it; once the game is over every hand is public anyway.
 """
 
 from __future__ import annotations
@@ -35,6 +40,27 @@ def is_staff(user: Any) -> bool:
     return bool(user.is_authenticated and user.is_active and user.is_staff)
 
 
+def seated(user: Any, game: Game) -> bool:
+    """Whether ``user`` has a seat at ``game`` (through ``game.seats.all()``: a prefetch helps)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return any(seat.player_id == user.pk for seat in game.seats.all())
+
+
+def plays_in(user: Any, game: Game) -> bool:
+    """Whether ``user`` has a seat at ``game`` and it is not over (open or running).
+
+    While that holds, the game's hidden information (R-HIDE-1) stays hidden
+    from them even if they are staff: the staff replay and record refuse them
+    and the admin leaves out the hands, the state, the deal and the tiles drawn.
+    """
+    return not game.is_over and seated(user, game)
+
+
+def refuse_own_game() -> PermissionDenied:
+    return PermissionDenied(_("You play in this game: another staff member must review it."))
+
+
 def staff_required(view: View) -> View:
     """Anonymous: to the log-in page. Signed in but not staff: 403."""
 
@@ -49,8 +75,10 @@ def staff_required(view: View) -> View:
     return wrapper
 
 
-def _get_started_game(game_id: int) -> Game:
+def _get_reviewable_game(request: HttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game, pk=game_id)
+    if plays_in(request.user, game):
+        raise refuse_own_game()
     if game.setup is None:
         raise Http404(_("This table has not started: there is nothing to replay."))
     return game
@@ -67,7 +95,7 @@ def _step_param(request: HttpRequest) -> int | None:
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game after move ``?coup=N`` (0: the deal), with every hand and the reserve."""
-    game = _get_started_game(game_id)
+    game = _get_reviewable_game(request, game_id)
     try:
         step = review.replay_step(game, _step_param(request))
     except (rules.RecordError, KeyError, TypeError, ValueError) as exc:
@@ -97,7 +125,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game record (RECORD.md) at any time; players get theirs only once it is over."""
-    game = _get_started_game(game_id)
+    game = _get_reviewable_game(request, game_id)
     try:
         document = game_engine.record_of(game)
     except (KeyError, TypeError, ValueError) as exc:

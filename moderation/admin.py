@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.errors import GameError
-from games.staff_views import is_staff
+from games.staff_views import is_staff, plays_in
 from moderation import services
 from moderation.models import Report
 
@@ -103,8 +103,13 @@ class ReportAdmin(admin.ModelAdmin):
         return is_staff(request.user)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # A resolved report is a record of what was done: it is shown, not edited.
-        return is_staff(request.user) and (obj is None or obj.status == Report.Status.OPEN)
+        # A resolved report is a record of what was done: it is shown, not edited; and
+        # nobody resolves their own case (``services.own_case``): they only read it.
+        if not is_staff(request.user):
+            return False
+        if obj is None:
+            return True
+        return obj.status == Report.Status.OPEN and services.own_case(obj, request.user) is None
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -127,8 +132,24 @@ class ReportAdmin(admin.ModelAdmin):
             game.get_status_display(),
         )
 
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
+        report = super().get_object(request, object_id, from_field)
+        if report is not None:
+            # ``review_links`` sees only the report: tell it the viewer plays in the game.
+            report.viewer_plays = plays_in(request.user, report.game)
+            conflict = services.own_case(report, request.user)
+            open_ = report.status == Report.Status.OPEN
+            if conflict is not None and open_ and request.method == "GET":
+                # Why the page is read-only for them (``has_change_permission``).
+                messages.warning(request, conflict.message)
+        return report
+
     @admin.display(description=_("review"))
     def review_links(self, report: Report) -> str:
+        if getattr(report, "viewer_plays", False):
+            return _("You play in this game: another staff member must review it.")
         return format_html(
             '<a href="{}">{}</a> · <a href="{}">{}</a>',
             reverse("games:staff_replay", args=[report.game_id]),

@@ -86,9 +86,31 @@ def report_create(
     )
 
 
+def own_case(report: Report, user: User) -> GameError | None:
+    """Why ``user`` may not resolve ``report`` because they are part of it, or None."""
+    if user.pk in (report.reporter_id, report.reported_player_id):
+        return GameError(
+            "own-report",
+            _("This report is about you or by you: another staff member must resolve it."),
+            status=403,
+        )
+    if report.game.seats.filter(player_id=user.pk).exists():
+        return GameError(
+            "own-game",
+            _("You play in this game: another staff member must resolve this report."),
+            status=403,
+        )
+    return None
+
+
 @transaction.atomic
 def report_resolve(*, report_id: int, by: User, resolution: str) -> Report:
-    """Staff close an open report, saying what was done; it keeps who and when."""
+    """Staff close an open report, saying what was done; it keeps who and when.
+
+    Nobody judges their own case: the reporter, the reported player and any
+    staff member seated at the game the report is about are refused, whatever
+    the game's status. Another staff member resolves it.
+    """
     if not (by.is_active and by.is_staff):
         raise GameError("not-staff", _("Only staff can resolve a report."), status=403)
     resolution = resolution.strip()
@@ -99,6 +121,9 @@ def report_resolve(*, report_id: int, by: User, resolution: str) -> Report:
         raise GameError("no-report", _("There is no such report."), status=404)
     if report.status != Report.Status.OPEN:
         raise GameError("already-resolved", _("This report is already resolved."), status=409)
+    conflict = own_case(report, by)
+    if conflict is not None:
+        raise conflict
     report.status = Report.Status.RESOLVED
     report.resolution = resolution
     report.resolved_by = by

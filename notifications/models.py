@@ -52,6 +52,10 @@ class Notification(models.Model):
     )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     next_attempt_at = models.DateTimeField(_("next attempt"), default=timezone.now)
+    # When the sweep last queued a message for the row: while no sender has claimed
+    # the row since, that message may still be waiting, so the sweep leaves it alone
+    # for DIAMINO_NOTIFICATION_REQUEUE_AFTER (the message's own expiry).
+    queued_at = models.DateTimeField(_("re-queued"), null=True, blank=True)
     claimed_at = models.DateTimeField(_("claimed"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
     reason = models.CharField(_("why skipped"), max_length=200, blank=True)

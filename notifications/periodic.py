@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import TurnEmails, User
@@ -38,23 +38,40 @@ def sweep(now: datetime | None = None) -> int:
     Covers a broker that was down at commit time, a retry message lost with
     Redis, and a worker that died mid-send (its lease expires). Rows stuck in
     ``sending`` that have used every attempt are marked failed.
+
+    Bounded during an outage: a row the sweep queued less than
+    ``DIAMINO_NOTIFICATION_REQUEUE_AFTER`` ago and that no sender has claimed
+    since is left alone (its message may still be waiting for a worker), and
+    each message the sweep queues expires after that same time. So with the
+    workers down the queue holds at most one live message per row, and nothing
+    is lost: once the message has expired unread, a later sweep queues the row
+    again.
     """
     now = now or timezone.now()
     late = now - settings.DIAMINO_NOTIFICATION_SWEEP_AFTER
+    requeue_after = settings.DIAMINO_NOTIFICATION_REQUEUE_AFTER
     Notification.objects.filter(
         status=Status.SENDING,
         claimed_at__lt=now - settings.DIAMINO_NOTIFICATION_LEASE,
         attempts__gte=settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS,
     ).update(status=Status.FAILED, last_error="the sender never finished (lease expired)")
+    still_queued = Q(queued_at__gt=now - requeue_after) & (
+        Q(claimed_at__isnull=True) | Q(claimed_at__lt=F("queued_at"))
+    )
     due = (
         Notification.objects.filter(claimable(now))
         .exclude(status=Status.PENDING, next_attempt_at__gt=late)
+        .exclude(still_queued)
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
     ids = list(due)
-    for pk in ids:
-        notification_queue(pk)
+    # Stamped before queueing: a sender that claims the row at once claims it after the stamp.
+    Notification.objects.filter(pk__in=ids).update(queued_at=now)
+    expires = requeue_after.total_seconds()
+    unqueued = [pk for pk in ids if not notification_queue(pk, expires=expires)]
+    if unqueued:  # the broker refused them: no message waits, the next sweep tries again
+        Notification.objects.filter(pk__in=unqueued).update(queued_at=None)
     return len(ids)
 
 
@@ -86,6 +103,9 @@ def apply_timeouts(now: datetime | None = None) -> int:
         try:
             # One game per transaction, under its row lock, so a move played
             # meanwhile is seen and one game's failure does not stop the others.
+            # The vacations are read after the lock (``deadline_of``): a vacation
+            # being booked holds this row too (``games/clock.py``), so it is either
+            # committed and counted, or it waits and finds the turn gone.
             with transaction.atomic():
                 game = Game.objects.select_for_update().get(pk=game_id)
                 deadline = clock.deadline_of(game)

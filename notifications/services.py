@@ -4,8 +4,10 @@
 reports (``games/notify.py``): the row commits or rolls back with the move.
 The send task is queued with ``transaction.on_commit``, so a worker never
 looks for a row that is not there yet; if queueing fails (Redis down), the row
-stays pending and ``periodic.sweep`` queues it again a minute later. Nothing
-here raises into the player's move.
+stays pending and ``periodic.sweep`` queues it again a minute later. Queueing
+never raises into the player's move; writing raises only on a database error
+other than a key already written, which is a bug and rolls the event back
+rather than losing its email without a word.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def notification_write(
 
     A recipient who does not want it gets a row all the same, marked skipped
     with the reason, so the admin shows why no email went. Returns None when
-    the key was written before.
+    the key was written before; any other integrity error is raised.
     """
     reason = why_not(recipient, kind)
     try:
@@ -80,22 +82,30 @@ def notification_write(
                 reason=reason,
             )
     except IntegrityError:
-        return None
+        # Only a taken key means "written before". Anything else (a missing
+        # recipient, a broken constraint) is a bug that would lose the email
+        # silently: let it roll the event back instead.
+        if Notification.objects.filter(key=key).exists():
+            return None
+        raise
     if not reason:
         transaction.on_commit(partial(notification_queue, row.pk))
     return row
 
 
-def notification_queue(notification_id: int, *, countdown: float | None = None) -> bool:
+def notification_queue(
+    notification_id: int, *, countdown: float | None = None, expires: float | None = None
+) -> bool:
     """Hand the row to a worker; False (and a log line) when the broker cannot be reached.
 
     Never raises: the row is pending in the database whatever happens here,
-    and the sweep finds it.
+    and the sweep finds it. ``expires`` (seconds): a worker drops the message
+    unread after that; the sweep queues the row again if it is still unsent.
     """
     from notifications.tasks import send_notification
 
     try:
-        send_notification.apply_async((notification_id,), countdown=countdown)
+        send_notification.apply_async((notification_id,), countdown=countdown, expires=expires)
     except Exception:
         log.warning(
             "notification %s not queued; the sweep will retry", notification_id, exc_info=True

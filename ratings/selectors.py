@@ -5,7 +5,8 @@ players: one to count the rows, one for the page (an annotated, grouped
 query), and one for the signed-in player's place (a window function over the
 same query). Statistics are never stored: they are aggregated from the seats
 of finished games, so an annulled game (status ``annulled``) leaves them at
-once. Players who deleted their account ("Ancien joueur") are left out of the
+once. Players who deleted their account ("Ancien joueur") and deactivated
+accounts (``is_active`` off: a banned cheater) are left out of the
 leaderboards; their games still count for the players they met.
 """
 
@@ -117,7 +118,7 @@ def marque_leaderboard(query: StatsQuery) -> QuerySet[User]:
     if query.table_size is not None:
         seats &= Q(seats__game__seats_wanted=query.table_size)
     return (
-        User.objects.filter(seats, deleted_at__isnull=True)
+        User.objects.filter(seats, deleted_at__isnull=True, is_active=True)
         .annotate(**seat_aggregates("seats__"))
         .annotate(win_rate=Cast("wins", FloatField()) / Cast("games", FloatField()))
         .filter(games__gte=query.min_games)
@@ -128,7 +129,9 @@ def marque_leaderboard(query: StatsQuery) -> QuerySet[User]:
 
 def rating_leaderboard(mode: str, *, include_provisional: bool = False) -> QuerySet[Rating]:
     """Ratings of ``mode``, best first by ordinal (mu − 3σ: the cautious estimate)."""
-    ratings = Rating.objects.filter(mode=mode, player__deleted_at__isnull=True)
+    ratings = Rating.objects.filter(
+        mode=mode, player__deleted_at__isnull=True, player__is_active=True
+    )
     if not include_provisional:
         ratings = ratings.filter(games__gte=PROVISIONAL_GAMES)
     return ratings.select_related("player").order_by(*RATING_ORDER)

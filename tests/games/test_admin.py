@@ -323,3 +323,122 @@ def test_one_game_can_be_checked_from_its_own_page(game, staff) -> None:
     differences = response.context["results"][0]["differences"]
     assert differences[0].field == "move 6"
     assert "game move_count" in [d.field for d in differences]
+
+
+# --- staff who play (R-HIDE-1: a conflict of interest) ----------------------------------------
+
+
+@pytest.fixture
+def seated_staff(db):
+    return make_player("modo-joueur", is_staff=True, language="en")
+
+
+def private_values(game: Game) -> list[str]:
+    """Text that would betray the hidden information of a running ``game``."""
+    game.refresh_from_db()
+    return [game.setup["reserve"], *(seat.hand for seat in game.seats.all())]
+
+
+def test_a_seated_staff_member_s_admin_pages_leave_out_the_game_s_hidden_information(
+    bob, seated_staff, staff
+) -> None:
+    game = play_game([seated_staff, bob], seed=3, moves=6)
+    assert game.status == Game.Status.RUNNING
+    client = client_for(seated_staff)
+    move = game.moves.exclude(tiles_drawn="").first()
+    pages = {
+        "game": reverse("admin:games_game_change", args=[game.pk]),
+        "seat": reverse("admin:games_seat_change", args=[seat_at(game, 1).pk]),
+        "move": reverse("admin:games_move_change", args=[move.pk]),
+    }
+    for page, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, page
+        html = response.content.decode()
+        for value in private_values(game):
+            assert value not in html, (page, value)
+        for column in ("hand", "tiles_drawn", "tiles_returned", "record", "state_json"):
+            assert f"field-{column}" not in html, (page, column)
+    html = client.get(pages["game"]).content.decode()
+    assert "You play in this game: another staff member must review it." in html
+    for name in ("games:staff_replay", "games:staff_record", "admin:games_game_check"):
+        assert reverse(name, args=[game.pk]) not in html
+    assert reverse("admin:games_game_annul", args=[game.pk]) not in html
+    # The public part is all there: the moves and the players.
+    assert inline_column(html, "notation") == [m.notation for m in game.moves.order_by("number")]
+
+
+def test_another_staff_member_sees_everything_of_that_game(bob, seated_staff, staff) -> None:
+    game = play_game([seated_staff, bob], seed=3, moves=6)
+    html = (
+        client_for(staff).get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    )
+    assert 'class="field-hand"' in html and 'class="field-tiles_drawn"' in html
+    assert "field-state_json" in html
+    for name in ("games:staff_replay", "games:staff_record", "admin:games_game_annul"):
+        assert reverse(name, args=[game.pk]) in html
+    seat_html = (
+        client_for(staff)
+        .get(reverse("admin:games_seat_change", args=[seat_at(game, 1).pk]))
+        .content.decode()
+    )
+    assert seat_at(game, 1).hand in seat_html
+
+
+def test_a_seated_staff_member_still_sees_everything_of_other_games(
+    alice, bob, seated_staff
+) -> None:
+    theirs = play_game([seated_staff, bob], seed=3, moves=2)
+    other = play_game([alice, bob], seed=3, moves=2)
+    html = (
+        client_for(seated_staff)
+        .get(reverse("admin:games_game_change", args=[other.pk]))
+        .content.decode()
+    )
+    assert 'class="field-hand"' in html
+    assert reverse("games:staff_replay", args=[other.pk]) in html
+    assert reverse("games:staff_replay", args=[theirs.pk]) not in html
+
+
+@pytest.mark.parametrize("who", ["player", "outsider"])
+def test_players_still_cannot_open_the_admin_of_a_game_a_staff_member_plays(
+    bob, outsider, seated_staff, who
+) -> None:
+    game = play_game([seated_staff, bob], seed=3, moves=2)
+    client = client_for(bob if who == "player" else outsider)
+    response = client.get(reverse("admin:games_game_change", args=[game.pk]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
+
+
+def test_a_seated_staff_member_cannot_check_their_running_game(bob, seated_staff, staff) -> None:
+    game = play_game([seated_staff, bob], seed=3, moves=2)
+    response = client_for(seated_staff).get(reverse("admin:games_game_check", args=[game.pk]))
+    assert response.status_code == 403
+    response = check(client_for(seated_staff), [game])
+    assert f'id="check-{game.pk}"' not in response.content.decode()
+    refusal = f"Game #{game.pk} was not checked: you play in it; another staff member must."
+    assert refusal in texts(response)
+    other = client_for(staff)
+    assert check(other, [game]).status_code == 200
+    assert other.get(reverse("admin:games_game_check", args=[game.pk])).status_code == 200
+
+
+def test_a_seated_staff_member_s_finished_game_shows_its_hands_but_cannot_be_annulled_by_them(
+    bob, seated_staff
+) -> None:
+    game = play_game([seated_staff, bob], seed=3, moves=4, finish=True)
+    client = client_for(seated_staff)
+    html = client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert 'class="field-hand"' in html  # R-HIDE-1: after the end every hand is revealed
+    assert reverse("games:staff_replay", args=[game.pk]) in html
+    assert reverse("admin:games_game_annul", args=[game.pk]) not in html
+    before = snapshot(game)
+    response = annul(client, [game], apply="yes", reason="Je préfère l'oublier")
+    assert snapshot(game) == before
+    assert any(
+        "You play in this game: another staff member must decide whether to annul it." in text
+        for text in texts(response)
+    )
+    confirmation = client.post(reverse("admin:games_game_annul", args=[game.pk]))
+    assert confirmation.context["refused"] == [game]

@@ -410,6 +410,23 @@ def test_finishing_a_game_tells_listeners_once(alice, bob) -> None:
     assert heard == [(game.pk, Game.Status.FINISHED)]
 
 
+@pytest.mark.parametrize("finished", [False, True])
+def test_a_staff_member_cannot_annul_a_game_they_play_in_and_nothing_changes(bob, finished) -> None:
+    seated_staff = make_player("modo-joueur", is_staff=True)
+    game = start_game([seated_staff, bob])
+    if finished:
+        services.game_resign(game_id=game.pk, player=seated_staff)
+    before = snapshot(game)
+    with pytest.raises(GameError) as error:
+        services.game_annul(game_id=game.pk, by=seated_staff, reason="Je perdais")
+    assert (error.value.code, error.value.status) == ("own-game", 403)
+    assert snapshot(game) == before
+    other_staff = make_player("autre-modo", is_staff=True)
+    services.game_annul(game_id=game.pk, by=other_staff, reason="Entente")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ANNULLED
+
+
 def test_a_player_cannot_annul_a_game_and_nothing_changes(alice, bob) -> None:
     game = start_game([alice, bob])
     before = snapshot(game)

@@ -197,3 +197,52 @@ def test_a_resigned_seat_is_labelled_in_the_staff_s_language(alice, bob, staff) 
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<dd class="status">A abandonné</dd>' in html
     assert '<dd class="status">resigned</dd>' not in html
+
+
+# --- staff who play (R-HIDE-1: a conflict of interest) ----------------------------------------
+
+
+@pytest.mark.parametrize("name", ["games:staff_replay", "games:staff_record"])
+def test_a_staff_member_seated_at_a_running_game_is_refused_its_replay_and_record(
+    bob, outsider, name
+) -> None:
+    seated_staff = make_player("modo-joueur", is_staff=True, language="en")
+    other_staff = make_player("autre-modo", is_staff=True)
+    game = start_game([seated_staff, bob])
+    url = reverse(name, args=[game.pk])
+    response = client_for(seated_staff).get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "You play in this game: another staff member must review it." in html
+    assert game.setup["reserve"] not in html
+    assert seat_at(game, 0).hand not in html and seat_at(game, 1).hand not in html
+    # Another staff member reviews it; players, seated or not, are refused as before.
+    assert client_for(other_staff).get(url).status_code == 200
+    for user in (bob, outsider):
+        assert client_for(user).get(url).status_code == 403
+
+
+def test_the_refusal_of_a_seated_staff_member_is_in_their_language(bob) -> None:
+    seated_staff = make_player("modo-joueur", is_staff=True)
+    game = start_game([seated_staff, bob])
+    response = client_for(seated_staff).get(
+        reverse("games:staff_replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert response.status_code == 403
+    assert "Vous jouez dans cette partie" in response.content.decode()
+
+
+def test_a_staff_member_may_replay_their_own_game_once_it_is_over(bob) -> None:
+    seated_staff = make_player("modo-joueur", is_staff=True)
+    game = play_game([seated_staff, bob], seed=3, moves=4)
+    services.game_resign(game_id=game.pk, player=bob)
+    client = client_for(seated_staff)
+    assert client.get(reverse("games:staff_replay", args=[game.pk])).status_code == 200
+    assert client.get(reverse("games:staff_record", args=[game.pk])).status_code == 200
+
+
+def test_a_staff_member_seated_at_an_open_table_is_refused_before_the_start(bob) -> None:
+    seated_staff = make_player("modo-joueur", is_staff=True)
+    table = services.game_create(creator=seated_staff, mode="marque", seats=3)
+    response = client_for(seated_staff).get(reverse("games:staff_replay", args=[table.pk]))
+    assert response.status_code == 403

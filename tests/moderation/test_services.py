@@ -181,3 +181,52 @@ def test_resolving_needs_staff_a_resolution_and_an_open_report(game, alice, bob,
     assert error.value.code == "already-resolved"
     filed.refresh_from_db()
     assert filed.resolution == "Averti."
+
+
+# --- nobody judges their own case --------------------------------------------------------------
+
+
+def resolve_refused(report_id: int, by) -> GameError:
+    with pytest.raises(GameError) as error:
+        report_resolve(report_id=report_id, by=by, resolution="Rien à signaler.")
+    return error.value
+
+
+@pytest.mark.parametrize("role", ["reporter", "reported"])
+def test_a_staff_member_cannot_resolve_a_report_they_filed_or_that_is_about_them(
+    alice, carol, staff, role
+) -> None:
+    staff_player = make_player("modo-joueur", is_staff=True)
+    game = start_game([staff_player, alice, carol])
+    filed = (
+        report(game, staff_player, about=alice)
+        if role == "reporter"
+        else report(game, alice, about=staff_player)
+    )
+    error = resolve_refused(filed.pk, staff_player)
+    assert (error.code, error.status) == ("own-report", 403)
+    filed.refresh_from_db()
+    assert (filed.status, filed.resolved_by) == (Report.Status.OPEN, None)
+    report_resolve(report_id=filed.pk, by=staff, resolution="Averti.")
+    filed.refresh_from_db()
+    assert (filed.status, filed.resolved_by) == (Report.Status.RESOLVED, staff)
+
+
+@pytest.mark.parametrize("finished", [False, True])
+def test_a_staff_member_seated_in_the_game_cannot_resolve_a_report_about_it(
+    alice, bob, staff, finished
+) -> None:
+    staff_player = make_player("modo-joueur", is_staff=True)
+    game = start_game([staff_player, alice, bob])
+    filed = report(game, alice, about=bob)
+    if finished:
+        game_services.game_resign(game_id=game.pk, player=alice)
+        game_services.game_resign(game_id=game.pk, player=bob)
+    error = resolve_refused(filed.pk, staff_player)
+    assert (error.code, error.status) == ("own-game", 403)
+    filed.refresh_from_db()
+    assert filed.status == Report.Status.OPEN
+    # A player (seated or not) is refused as before; staff from outside the game resolve it.
+    assert resolve_refused(filed.pk, bob).code == "not-staff"
+    assert resolve_refused(filed.pk, make_player("oscar")).code == "not-staff"
+    report_resolve(report_id=filed.pk, by=staff, resolution="Averti.")

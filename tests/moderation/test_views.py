@@ -216,3 +216,35 @@ def test_the_queue_is_for_staff_only(game, alice, bob, outsider, who) -> None:
     )
     filed.refresh_from_db()
     assert filed.status == Report.Status.OPEN
+
+
+def test_a_staff_member_who_plays_in_the_game_reads_its_report_but_cannot_resolve_it(
+    alice, staff
+) -> None:
+    staff_player = make_player("modo-joueur", is_staff=True, language="en")
+    game = start_game([staff_player, alice])
+    filed = Report.objects.create(reporter=alice, game=game, reason="abuse", text="Insultes.")
+    client = client_for(staff_player)
+    url = reverse("admin:moderation_report_change", args=[filed.pk])
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Insultes." in html and 'name="resolution"' not in html
+    assert "You play in this game: another staff member must resolve this report." in html
+    assert reverse("games:staff_replay", args=[game.pk]) not in html
+    assert client.post(url, {"resolution": "Rien."}).status_code == 403
+    response = client.post(
+        reverse(QUEUE),
+        {
+            "action": "resolve_reports",
+            ACTION_CHECKBOX_NAME: [filed.pk],
+            "apply": "yes",
+            "resolution": "Rien.",
+        },
+    )
+    filed.refresh_from_db()
+    assert filed.status == Report.Status.OPEN
+    # Another staff member resolves it, with the replay at hand.
+    html = client_for(staff).get(url).content.decode()
+    assert 'name="resolution"' in html
+    assert reverse("games:staff_replay", args=[game.pk]) in html

@@ -6,11 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.utils import translation
 
 import rules
-from accounts.models import TurnEmails
-from accounts.vacations import vacation_start
+from accounts.models import TurnEmails, Vacation
+from accounts.vacations import VacationRefused, vacation_start
 from games import services
+from games.errors import GameError
 from games.models import Game, Seat
 from notifications import periodic
 from notifications.tasks import run_clock, send_digests
@@ -220,6 +222,114 @@ def test_one_games_failure_does_not_stop_the_other_time_outs(
     assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 1
     assert Game.objects.get(pk=fine.pk).status == Game.Status.FINISHED
     assert Game.objects.get(pk=broken.pk).status == Game.Status.RUNNING
+
+
+# --- a deadline that passed before beat ran ------------------------------------------------
+# Once the deadline has passed the time-out is certain, whoever touches the game first.
+
+
+def test_a_vacation_asked_after_the_deadline_is_refused_and_the_time_out_follows(
+    alice, bob, tick
+) -> None:
+    game = started_at_t0([alice, bob])
+    late = seat_at(game, 0).player
+    with translation.override("en"), pytest.raises(VacationRefused) as refusal:
+        vacation_start(user=late, days=7, now=T0 + 3 * DAY + 2 * MINUTE)
+    assert refusal.value.code == "out-of-time"
+    assert f"Your time to play in game {game.pk} ran out on" in refusal.value.message
+    assert not Vacation.objects.filter(user=late).exists()
+    assert tick(T0 + 3 * DAY + 5 * MINUTE)["timeouts"] == 1
+    assert seat_at(game, 0).status == Seat.Status.TIMED_OUT
+    # The turn is gone, and so is the reason to refuse: the vacation can start now.
+    assert vacation_start(user=late, days=7, now=T0 + 3 * DAY + 6 * MINUTE)
+
+
+def test_a_vacation_asked_a_minute_before_the_deadline_stops_the_clock(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    vacation_start(user=seat_at(game, 0).player, days=2, now=T0 + 3 * DAY - MINUTE)
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 0
+    assert tick(T0 + 5 * DAY + 2 * MINUTE)["timeouts"] == 1
+
+
+def test_a_vacation_is_refused_for_a_lost_turn_even_when_another_game_is_fine(
+    alice, bob, carol, tick
+) -> None:
+    with time_machine.travel(T0, tick=False):
+        lost = start_game([alice, bob])
+    player = seat_at(lost, 0).player
+    with time_machine.travel(T0 + 2 * DAY, tick=False):
+        fine = start_game([player, carol])
+    with translation.override("en"), pytest.raises(VacationRefused) as refusal:
+        vacation_start(user=player, days=3, now=T0 + 3 * DAY + MINUTE)
+    assert f"game {lost.pk}" in refusal.value.message and f"game {fine.pk}" not in (
+        refusal.value.message
+    )
+
+
+def test_a_move_sent_after_the_deadline_is_refused_and_the_time_out_is_kept(alice, bob) -> None:
+    game = started_at_t0([alice, bob])
+    late = seat_at(game, 0).player
+    with time_machine.travel(T0 + 3 * DAY + MINUTE, tick=False), pytest.raises(GameError) as error:
+        services.move_submit(game_id=game.pk, player=late, version=0, move=rules.Pass(0))
+    assert (error.value.code, error.value.status) == ("timed-out", 409)
+    with translation.override("fr"):
+        assert str(error.value.message) == (
+            "Votre délai pour jouer était dépassé : vous avez quitté cette partie."
+        )
+    game.refresh_from_db()
+    assert [m.kind for m in game.moves.all()] == ["timeout"]
+    assert game.status == Game.Status.FINISHED and seat_at(game, 1).is_winner
+    assert seat_at(game, 0).status == Seat.Status.TIMED_OUT
+
+
+def test_a_move_sent_just_before_the_deadline_is_played(alice, bob) -> None:
+    game = started_at_t0([alice, bob])
+    with time_machine.travel(T0 + 3 * DAY - MINUTE, tick=False):
+        move = services.move_submit(
+            game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
+        )
+    assert move.kind == "pass"
+
+
+def test_a_move_after_the_deadline_counts_the_vacations(alice, bob) -> None:
+    game = started_at_t0([alice, bob])
+    vacation_start(user=seat_at(game, 0).player, days=2, now=T0 + DAY)
+    with time_machine.travel(T0 + 4 * DAY, tick=False):
+        move = services.move_submit(
+            game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
+        )
+    assert move.kind == "pass"
+
+
+def test_resigning_after_one_s_own_deadline_is_a_time_out(alice, bob, carol) -> None:
+    game = started_at_t0([alice, bob, carol], hands=THREE_HANDS)
+    late = seat_at(game, 0).player
+    with time_machine.travel(T0 + 3 * DAY + MINUTE, tick=False), pytest.raises(GameError) as error:
+        services.game_resign(game_id=game.pk, player=late)
+    assert error.value.code == "timed-out"
+    assert [m.kind for m in game.moves.all()] == ["timeout"]
+    assert seat_at(game, 0).status == Seat.Status.TIMED_OUT
+
+
+def test_a_resignation_out_of_turn_after_the_other_s_deadline_comes_second(alice, bob) -> None:
+    game = started_at_t0([alice, bob])
+    with time_machine.travel(T0 + 3 * DAY + MINUTE, tick=False), pytest.raises(GameError) as error:
+        services.game_resign(game_id=game.pk, player=seat_at(game, 1).player)
+    assert error.value.code == "not-running"
+    game.refresh_from_db()
+    assert [m.kind for m in game.moves.all()] == ["timeout"]
+    assert game.status == Game.Status.FINISHED
+    assert seat_at(game, 1).is_winner and seat_at(game, 1).status == Seat.Status.ACTIVE
+
+
+def test_in_a_bigger_game_the_resignation_follows_the_time_out(alice, bob, carol) -> None:
+    game = started_at_t0([alice, bob, carol], hands=THREE_HANDS)
+    with time_machine.travel(T0 + 3 * DAY + MINUTE, tick=False):
+        move = services.game_resign(game_id=game.pk, player=seat_at(game, 2).player)
+    assert move.kind == "resign"
+    assert [m.kind for m in game.moves.order_by("number")] == ["timeout", "resign"]
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and seat_at(game, 1).is_winner
 
 
 # --- the daily digest ------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
+from django.db import IntegrityError
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -17,6 +18,7 @@ from games import services
 from games.models import Game
 from notifications import periodic, sending
 from notifications.models import Notification
+from notifications.services import notification_write
 from notifications.tasks import send_notification
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import OPENING, new_game, play_chat, rows
@@ -54,6 +56,37 @@ def test_a_move_writes_the_next_players_turn_email_in_its_transaction(alice, bob
     # Only the next player hears of it: nobody gets an email for their own move.
     assert [(n.kind, n.recipient, n.status) for n in new] == [("turn", second, "pending")]
     assert new[0].context == {"turn": new[0].key.removeprefix("turn:")}
+
+
+def test_writing_the_same_key_twice_gives_one_row_and_no_error(alice) -> None:
+    first = notification_write(recipient=alice, kind="digest", key="digest:test")
+    assert first is not None
+    assert notification_write(recipient=alice, kind="digest", key="digest:test") is None
+    assert Notification.objects.filter(key="digest:test").count() == 1
+
+
+def test_an_integrity_error_other_than_a_taken_key_is_raised_not_swallowed(
+    alice, monkeypatch
+) -> None:
+    def refused(**fields):
+        raise IntegrityError("FOREIGN KEY constraint failed")
+
+    monkeypatch.setattr(Notification.objects, "create", refused)
+    with pytest.raises(IntegrityError):
+        notification_write(recipient=alice, kind="digest", key="digest:refused")
+
+
+@pytest.mark.services
+def test_a_foreign_key_violation_is_raised_into_the_event_s_transaction(alice) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # Django defers foreign keys to commit
+    missing_game = (Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    with pytest.raises(IntegrityError):
+        notification_write(
+            recipient=alice, kind="timeout", key="timeout:nowhere", game_id=missing_game
+        )
 
 
 def test_the_email_goes_when_the_move_commits(alice, bob, committed, mailoutbox) -> None:
@@ -181,6 +214,64 @@ def test_with_the_broker_down_at_commit_the_move_stands_and_the_sweep_sends_late
         assert periodic.sweep() == 0
     row.refresh_from_db()
     assert row.status == Status.SENT
+    assert len(mailoutbox) == 1
+
+
+class StalledQueue:
+    """A broker that takes messages while no worker runs: it only records them."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[int, float | None]] = []
+
+    def apply_async(self, args, countdown=None, expires=None, **kwargs) -> None:
+        self.messages.append((args[0], expires))
+
+
+def test_with_the_workers_down_the_sweep_queues_a_row_once_per_expiry_not_every_minute(
+    alice, bob, mailoutbox, monkeypatch, settings
+) -> None:
+    game = new_game([alice, bob])
+    play_chat(game)  # no commit: nothing queued, the row waits for the sweep
+    row = Notification.objects.get(kind="turn", recipient=seat_at(game, 1).player)
+    stalled = StalledQueue()
+    monkeypatch.setattr(send_notification, "apply_async", stalled.apply_async)
+    start = timezone.now()
+    for minute in range(2, 30):  # nearly half an hour of beat, once a minute
+        with time_machine.travel(start + timedelta(minutes=minute), tick=False):
+            periodic.sweep()
+    expiry = settings.DIAMINO_NOTIFICATION_REQUEUE_AFTER.total_seconds()
+    assert stalled.messages == [(row.pk, expiry)] * 6, "one every 5 minutes, each expiring"
+    # The workers come back; the waiting messages have expired and are dropped unread.
+    monkeypatch.undo()
+    with time_machine.travel(start + timedelta(minutes=30), tick=False):
+        assert periodic.sweep() == 0, "the last message (minute 27) may still be waiting"
+    with time_machine.travel(start + timedelta(minutes=32), tick=False):
+        assert periodic.sweep() == 1, "it has expired: queued again, nothing lost"
+    row.refresh_from_db()
+    assert (row.status, row.attempts) == (Status.SENT, 1)
+    assert len(mailoutbox) == 1
+
+
+def test_with_the_broker_down_the_sweep_tries_again_every_minute(
+    alice, bob, mailoutbox, monkeypatch
+) -> None:
+    game = new_game([alice, bob])
+    play_chat(game)
+    tries = {"n": 0}
+
+    def broker_down(*args, **kwargs):
+        tries["n"] += 1
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(send_notification, "apply_async", broker_down)
+    start = timezone.now()
+    for minute in range(2, 6):
+        with time_machine.travel(start + timedelta(minutes=minute), tick=False):
+            periodic.sweep()
+    assert tries["n"] == 4, "no message went out, so none is waiting: no reason to hold back"
+    monkeypatch.undo()
+    with time_machine.travel(start + timedelta(minutes=6), tick=False):
+        assert periodic.sweep() == 1
     assert len(mailoutbox) == 1
 
 

@@ -76,6 +76,33 @@ def test_inviting_the_same_player_twice_writes_one_invitation_email(alice, bob) 
     assert rows(kind="invitation") == [("invitation", "bob", "pending")]
 
 
+def test_a_player_invited_again_after_leaving_the_table_is_emailed_again(
+    alice, bob, carol, committed, mailoutbox
+) -> None:
+    with committed():
+        game = services.game_create(creator=alice, mode="marque", seats=3, invitees=[bob])
+    with committed():
+        services.game_join(game_id=game.pk, player=bob)
+        services.game_invite(game_id=game.pk, by=bob, invitee=carol)
+        services.game_leave(game_id=game.pk, player=bob)
+    assert Invitation.objects.get(game=game, invitee=bob).status == "declined"
+    mailoutbox.clear()
+    with committed():
+        services.game_invite(game_id=game.pk, by=alice, invitee=bob)
+    invitation = Invitation.objects.get(game=game, invitee=bob)
+    assert (invitation.status, invitation.invited_by) == ("pending", alice)
+    assert [m.to for m in mailoutbox] == [[bob.email]]
+    assert rows(kind="invitation", recipient=bob) == [
+        ("invitation", "bob", "sent"),
+        ("invitation", "bob", "sent"),
+    ]
+    # The same invitation sent twice (a double submit) is still one email.
+    with committed():
+        services.game_invite(game_id=game.pk, by=alice, invitee=bob)
+    assert len(mailoutbox) == 1
+    assert services.game_join(game_id=game.pk, player=bob)
+
+
 def test_an_invitation_that_is_no_longer_open_is_not_sent(alice, bob, mailoutbox) -> None:
     from notifications import sending
 

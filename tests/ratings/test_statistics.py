@@ -123,6 +123,16 @@ def test_a_player_who_deleted_their_account_leaves_the_leaderboard(season, playe
     assert "carol" not in names() and len(names()) == 4
 
 
+def test_a_deactivated_player_leaves_the_leaderboard_and_their_games_still_count(
+    season, players
+) -> None:
+    carol = players[2]
+    carol.is_active = False  # staff banned a cheater
+    carol.save(update_fields=["is_active"])
+    assert "carol" not in names() and len(names()) == 4
+    assert {row[0]: row for row in board()}["bob"][1] == 3  # the game with carol still counts
+
+
 def test_annulling_a_game_takes_it_out_of_the_statistics(season, players, staff) -> None:
     game_services.game_annul(game_id=season["duel"].pk, by=staff, reason="Comptes jumeaux")
     rows = {row[0]: row[1:] for row in board()}

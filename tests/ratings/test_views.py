@@ -169,6 +169,17 @@ def test_the_rating_board_orders_by_rating_and_finds_my_place(client: Client, la
     assert "/joueurs/p3/" in my_row(html)
 
 
+def test_a_deactivated_player_is_left_off_the_rating_board(client: Client, ladder) -> None:
+    banned = ladder[6]  # the best of the ladder, banned for cheating
+    banned.is_active = False
+    banned.save(update_fields=["is_active"])
+    login(client, ladder[3])
+    html = html_of(client.get(reverse("ratings:ratings", args=["marque"])))
+    assert "p6" not in row_names(html) and row_names(html)[0] == "p5"
+    assert "/joueurs/p3/" in my_row(html)
+    assert "p6" not in row_names(html_of(client.get(LEADERBOARD, {"min": 1})))
+
+
 def test_an_unknown_mode_has_no_rating_board(client: Client, db) -> None:
     assert client.get("/classement/niveau/scrabble/").status_code == 404
 
