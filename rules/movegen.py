@@ -122,8 +122,13 @@ def legal_placements(seen: PlayerView | GameState, player: int | None = None) ->
     return [c.place(layout, int(seat or 0)) for c in generate(pos)]
 
 
-def generate(pos: Position) -> list[Candidate]:
-    """Every legal placement of ``pos.hand`` on ``pos.board``, each exactly once."""
+def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
+    """Every legal placement of ``pos.hand`` on ``pos.board``, each exactly once.
+
+    ``diables`` caps how many of the hand's diables a placement may use (None:
+    all). Each diable multiplies the placements by up to 26, so a strategy
+    holding 40 tiles may search without them first.
+    """
     hand = pos.hand
     if not hand:
         return []
@@ -132,6 +137,8 @@ def generate(pos: Position) -> list[Candidate]:
     rack = [0] * 27
     for tile in hand:
         rack[JOKER if tile == DIABLE else ord(tile) - 65] += 1
+    if diables is not None:
+        rack[JOKER] = min(rack[JOKER], max(0, diables))
     gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg)
     if not pos.started:
         gen.first_move()
