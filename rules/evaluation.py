@@ -109,9 +109,7 @@ class Seen:
         self.hidden_count = sum(self.hidden.values())
         self.hidden_value = value(self.tiles, self.hidden.elements())
         self.others_active = sum(
-            1
-            for seat, status in enumerate(seen.status)
-            if status == ACTIVE and seat != self.player
+            1 for seat, status in enumerate(seen.status) if status == ACTIVE and seat != self.player
         )
 
     def returns_owed(self, move: Candidate) -> int:

@@ -30,7 +30,9 @@ hand, the reserve's size and the game's configuration (a ``PlayerView``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations
 from typing import NamedTuple
 
 from rules.dawg import ALL_LETTERS, FINAL, NEXT, Dawg, Node, dawg_for
@@ -40,7 +42,6 @@ from rules.state import EMPTY, GameConfig, GameState, Place
 from rules.views import PlayerView, view
 
 UPPER = tuple(chr(65 + k) for k in range(26))
-LOWER = tuple(chr(97 + k) for k in range(26))
 JOKER = 26
 """Index of the diables in a rack (letters are 0-25)."""
 
@@ -175,6 +176,8 @@ class _Search:
         self.marque = config.marque
         self.dawg = dawg
         self.found: list[Candidate] = []
+        self.full = rack[:]  # the rack before the search, for the diables' variants
+        self.jokers = rack[JOKER]
         # A black square can only be covered by a move that places the whole
         # hand in one line, and avec marque only once the reserve is empty:
         # otherwise black squares are walls, which prunes the search early.
@@ -184,6 +187,40 @@ class _Search:
     def _black_allowed(self, size: int, green: int) -> bool:
         """R-PLACE-5 for a move covering one black square and ``size`` tiles."""
         return size == self.hand_size and not (green and self.reserve_size and not self.marque)
+
+    def _emit(
+        self, start: int, step: int, text: str, across: bool, kinds: tuple[int, int, int]
+    ) -> None:
+        """Record the placement ``text`` (new letters in upper case), once per way
+        of playing its letters with the hand's tiles and diables.
+
+        The search walks letters, not tiles: a letter the hand lacks is taken
+        by a diable (R-PLACE-9), and which of the word's new letters the
+        diables play is decided here. Searching each diable as its own branch
+        would walk every dead end once per diable and position.
+        """
+        red, green, black = kinds
+        found = self.found
+        if not self.jokers:
+            found.append(Candidate(start, step, text, across, red, green, black))
+            return
+        full = self.full
+        need = Counter(text)
+        need.pop(".", None)
+        # Letters the hand holds too few of: that many of them must be diables.
+        short = {c: n - full[ord(c) - 65] for c, n in need.items() if n > full[ord(c) - 65]}
+        forced = sum(short.values())
+        spots = [k for k, char in enumerate(text) if char != "."]
+        for count in range(forced, min(self.jokers, len(spots)) + 1):
+            for chosen in combinations(spots, count):
+                if short and any(
+                    sum(1 for k in chosen if text[k] == c) < n for c, n in short.items()
+                ):
+                    continue
+                chars = list(text)
+                for k in chosen:
+                    chars[k] = chars[k].lower()
+                found.append(Candidate(start, step, "".join(chars), across, red, green, black))
 
     # --- the first word (R-PLACE-2) ----------------------------------------
 
@@ -203,16 +240,16 @@ class _Search:
         rack = self.rack
         cells = layout.cells
         black_ok = self.black_ok
-        found = self.found
+        emit = self._emit
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
         path: list[str] = []
 
         def walk(depth: int, node: Node) -> None:
             if depth >= FIRST_MOVE_MIN and FINAL in node:
-                red, green, black = count_kinds(layout, squares[:depth])
-                if not black or (black == 1 and self._black_allowed(depth, green)):
-                    found.append(Candidate(start, step, "".join(path), across, red, green, black))
+                kinds = count_kinds(layout, squares[:depth])
+                if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
+                    emit(start, step, "".join(path), across, kinds)
             if depth == len(squares):
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
@@ -220,18 +257,14 @@ class _Search:
             for code, child in node.items():
                 if code >= FINAL:
                     continue
-                if rack[code]:
-                    rack[code] -= 1
+                # A letter is played by its tile, or else by a diable.
+                tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                if tile >= 0:
+                    rack[tile] -= 1
                     path.append(UPPER[code])
                     walk(depth + 1, child)  # type: ignore[arg-type]
                     path.pop()
-                    rack[code] += 1
-                if rack[JOKER]:
-                    rack[JOKER] -= 1
-                    path.append(LOWER[code])
-                    walk(depth + 1, child)  # type: ignore[arg-type]
-                    path.pop()
-                    rack[JOKER] += 1
+                    rack[tile] += 1
 
         walk(0, self.dawg.root)
 
@@ -317,7 +350,7 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
-        found = self.found
+        emit = self._emit
         path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
@@ -331,7 +364,7 @@ class _Search:
             black = blacks[end] - blacks[first]
             if black and (black > 1 or not self._black_allowed(len(text) - text.count("."), green)):
                 return
-            found.append(Candidate(idx[first], step, text, across, red, green, black))
+            emit(idx[first], step, text, across, (red, green, black))
 
         def extend(pos: int, node: Node) -> None:
             # ``pos`` is an empty square: the word may end before it, or go on
@@ -355,18 +388,13 @@ class _Search:
                         # Only go on if the word may end at ``nxt`` or take a letter there.
                         if FINAL not in child and not (child[NEXT] & next_mask):  # type: ignore[index,operator]
                             continue
-                        if rack[code]:
-                            rack[code] -= 1
+                        tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                        if tile >= 0:
+                            rack[tile] -= 1
                             path.append(UPPER[code] + dots)
                             extend(nxt, child)  # type: ignore[arg-type]
                             path.pop()
-                            rack[code] += 1
-                        if rack[JOKER]:
-                            rack[JOKER] -= 1
-                            path.append(LOWER[code] + dots)
-                            extend(nxt, child)  # type: ignore[arg-type]
-                            path.pop()
-                            rack[JOKER] += 1
+                            rack[tile] += 1
 
         def left_part(node: Node, limit: int) -> None:
             nonlocal first
@@ -375,21 +403,18 @@ class _Search:
                 extend(here, node)
             if not limit:
                 return
+            # On the last free square the left part can only go on to the anchor.
+            wanted = anchor_mask if limit == 1 else ALL_LETTERS
             for code, child in node.items():
-                if code >= FINAL:
+                if code >= FINAL or not (child[NEXT] & wanted):  # type: ignore[index,operator]
                     continue
-                if rack[code]:
-                    rack[code] -= 1
+                tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                if tile >= 0:
+                    rack[tile] -= 1
                     path.append(UPPER[code])
                     left_part(child, limit - 1)  # type: ignore[arg-type]
                     path.pop()
-                    rack[code] += 1
-                if rack[JOKER]:
-                    rack[JOKER] -= 1
-                    path.append(LOWER[code])
-                    left_part(child, limit - 1)  # type: ignore[arg-type]
-                    path.pop()
-                    rack[JOKER] += 1
+                    rack[tile] += 1
 
         root = self.dawg.root
         for a in range(n):
@@ -416,15 +441,10 @@ class _Search:
                 mask = anchor_mask
                 if mask != ALL_LETTERS:
                     for code in range(26):
-                        if (mask >> code) & 1:
-                            if rack[code]:
-                                path.append(UPPER[code])
-                                finish(a + 1)
-                                path.pop()
-                            if rack[JOKER]:
-                                path.append(LOWER[code])
-                                finish(a + 1)
-                                path.pop()
+                        if (mask >> code) & 1 and (rack[code] or rack[JOKER]):
+                            path.append(UPPER[code])
+                            finish(a + 1)
+                            path.pop()
             limit = 0
             p = a - 1
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
