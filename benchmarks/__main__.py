@@ -9,7 +9,7 @@ import platform
 import sys
 import time
 
-from benchmarks import engine
+from benchmarks import engine, movegen
 from benchmarks.words import ROOT, wordlist_bench
 
 OUTPUT = ROOT / "docs" / "PERFORMANCE.md"
@@ -148,7 +148,10 @@ def main() -> int:
     for mode in ("marque", "sans-marque"):
         print(f"whole games, {mode}...", file=sys.stderr)
         games.append(engine.whole_games(mode))
+    print("move generator and computer players...", file=sys.stderr)
+    moves = movegen.run()
     text = render(judged, games, words, time.perf_counter() - started)
+    text = movegen.add_section(text, moves)
     OUTPUT.write_text(text, encoding="utf-8")
     print(text)
     print(f"wrote {OUTPUT}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""What a placement does and what a hand is worth, from one player's view.
+"""What a placement does at once, from one player's view.
 
 Everything here reads a ``PlayerView`` only (R-HIDE-1): the board, the
 player's own hand, hand sizes, scores and the reserve's size. The tiles the
@@ -6,8 +6,9 @@ player cannot see (``unseen``: the other hands and the reserve together) are
 known as a multiset, since the tile set is public; which of them is where is
 not, so expectations use their average.
 
-``effects`` is the fast path the strategies use for every candidate; it is
-tested equal to ``rules.apply`` (``tests/rules/test_strategy.py``).
+``Seen.effects`` is the fast path the strategies use for every candidate; it
+is tested equal to ``rules.apply`` (``tests/rules/test_strategy.py``). What a
+hand is worth is the strategies' business (``rules.strategy.Judge.leave``).
 """
 
 from __future__ import annotations
