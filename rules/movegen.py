@@ -30,9 +30,10 @@ hand, the reserve's size and the game's configuration (a ``PlayerView``).
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
-from collections.abc import Sequence
-from itertools import combinations
+from collections.abc import Iterable, Sequence
+from itertools import combinations, product
 from typing import NamedTuple
 
 from rules.dawg import ALL_LETTERS, FINAL, NEXT, Dawg, Node, dawg_for
@@ -85,6 +86,11 @@ class Candidate(NamedTuple):
     def place(self, layout: Layout, player: int, returns: str = "") -> Place:
         """The engine's move for this placement (``returns`` for red devils, sans marque)."""
         return Place(player, tuple((layout.name_of(i), c) for i, c in self.tiles), returns)
+
+
+# Building a Candidate without its Python-level __new__: hundreds of thousands
+# are made per search of a big hand.
+_new = tuple.__new__
 
 
 class Position(NamedTuple):
@@ -141,10 +147,19 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
     if diables is not None:
         rack[JOKER] = min(rack[JOKER], max(0, diables))
     gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg)
-    if not pos.started:
-        gen.first_move()
-    else:
-        gen.all_lines()
+    # The search makes no reference cycles, only up to a million small
+    # tuples, which would set the cyclic garbage collector off again and
+    # again for nothing (a third of the time for a 40-tile hand).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if not pos.started:
+            gen.first_move()
+        else:
+            gen.all_lines()
+    finally:
+        if collecting:
+            gc.enable()
     return gen.found
 
 
@@ -200,9 +215,9 @@ class _Search:
         would walk every dead end once per diable and position.
         """
         red, green, black = kinds
-        found = self.found
+        add = self.found.append
         if not self.jokers:
-            found.append(Candidate(start, step, text, across, red, green, black))
+            add(_new(Candidate, (start, step, text, across, red, green, black)))
             return
         full = self.full
         need = Counter(text)
@@ -212,15 +227,28 @@ class _Search:
         forced = sum(short.values())
         spots = [k for k, char in enumerate(text) if char != "."]
         for count in range(forced, min(self.jokers, len(spots)) + 1):
-            for chosen in combinations(spots, count):
-                if short and any(
-                    sum(1 for k in chosen if text[k] == c) < n for c, n in short.items()
-                ):
-                    continue
-                chars = list(text)
+            if count == 0:
+                add(_new(Candidate, (start, step, text, across, red, green, black)))
+                continue
+            if count == forced:
+                # Exactly the missing letters: choose which copies the diables play.
+                choices = product(
+                    *(combinations([k for k in spots if text[k] == c], n) for c, n in short.items())
+                )
+                sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
+            elif short:
+                sets = (
+                    chosen
+                    for chosen in combinations(spots, count)
+                    if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
+                )
+            else:
+                sets = combinations(spots, count)
+            for chosen in sets:
+                variant = text
                 for k in chosen:
-                    chars[k] = chars[k].lower()
-                found.append(Candidate(start, step, "".join(chars), across, red, green, black))
+                    variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
+                add(_new(Candidate, (start, step, variant, across, red, green, black)))
 
     # --- the first word (R-PLACE-2) ----------------------------------------
 
