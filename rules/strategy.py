@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from rules.errors import IllegalMove
 from rules.evaluation import VOWELS, Effects, Seen, board_after, open_reds, remove, shadow_state
 from rules.material import DIABLE
-from rules.movegen import Candidate, Position, generate
+from rules.movegen import Candidate, Position, count_kinds, generate
 from rules.notation import notate
 from rules.placement import check_placement
 from rules.state import Exchange, Move, Pass, Place
@@ -82,6 +82,8 @@ OUT_NEXT = {"marque": 20.0, "sans-marque": 300.0}
 """Reserve empty: bonus when the hand kept can go out on the next turn."""
 EXCHANGE_COST = 4.0
 """Marque: an exchange spends a turn that could have scored or shed."""
+PASS_COST = EXCHANGE_COST + 1.0
+"""A pass spends a turn and changes nothing: never better than a useful exchange."""
 SHORTLIST = 40
 LOOKAHEAD = 8
 DEBUTANT_TOP = 5
@@ -273,7 +275,7 @@ def _rank_confirme(judge: Judge, cands: list[Candidate], rng: random.Random) -> 
     exchange = judge.exchange_option()
     if exchange is not None:
         options.append(_Option(exchange[0], Exchange(player, exchange[1])))
-    options.append(_Option(judge.leave(s.hand) - EXCHANGE_COST - 1.0, Pass(player)))
+    options.append(_Option(judge.leave(s.hand) - PASS_COST, Pass(player)))
     options.sort(key=lambda o: -o.score)
     return options
 
@@ -342,6 +344,8 @@ def choose_move(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
+    if seen.result is not None or seen.turn != seen.viewer:
+        raise ValueError("a computer player moves only on its own turn in a game not over")
     rng = rng if rng is not None else random.Random()
     judge = Judge(seen)
     cands = _candidates(judge.s)
@@ -378,38 +382,49 @@ def suggest(judge: Judge, option: _Option) -> Suggestion:
 
 def evaluate_move(seen: PlayerView, move: Move) -> Suggestion:
     """``move`` (legal from ``seen``) as a ``Suggestion``, scored like the best moves,
-    so analysis can compare what was played with what could have been."""
+    so analysis can compare what was played with what could have been.
+
+    Raises IllegalMove for a placement or exchange the viewer could not play,
+    ValueError for a resignation (not a move to weigh).
+    """
     judge = Judge(seen)
     s = judge.s
     if isinstance(move, Place):
-        state = shadow_state(seen)
-        placement = check_placement(state, move)  # raises IllegalMove
+        placement = check_placement(shadow_state(seen), move)  # raises IllegalMove
         squares = placement.squares
+        width = s.config.layout.width
+        step = 1 if len({i // width for i in squares}) == 1 else width
         chars = dict(zip(squares, (c for _, c in move.tiles), strict=True))
-        order = sorted(squares)
-        step = (
-            1
-            if len(order) == 1 or order[1] - order[0] < s.config.layout.width
-            else (s.config.layout.width)
-        )
-        first = order[0]
-        text = "".join(
-            chars.get(first + k * step, ".") for k in range((order[-1] - first) // step + 1)
-        )
-        cells = s.config.layout.cells
-        kinds = [cells[i] for i in squares]
-        cand = Candidate(
-            first, step, text, step == 1, kinds.count("R"), kinds.count("G"), kinds.count("#")
-        )
-        eff = s.effects(cand, move.returns)
-        option = _Option(judge.equity(eff, cand), move, eff, cand)
-        return suggest(judge, option)
+        first, last = min(squares), max(squares)
+        text = "".join(chars.get(i, ".") for i in range(first, last + 1, step))
+        cand = Candidate(first, step, text, step == 1, *count_kinds(s.config.layout, squares))
+        returns = move.returns if isinstance(move.returns, str) else ""
+        try:
+            if len(returns) != s.returns_owed(cand):
+                raise ValueError(returns)
+            eff = s.effects(cand, returns)
+        except ValueError:
+            raise IllegalMove(
+                "returns",
+                "R-PLACE-7",
+                "Les lettres rendues pour les diables rouges ne conviennent pas.",
+                "The tiles given back for red devils do not fit.",
+            ) from None
+        return suggest(judge, _Option(judge.equity(eff, cand), move, eff, cand))
     if isinstance(move, Exchange):
-        kept = remove(s.hand, move.tiles)
+        try:
+            if not move.tiles or len(move.tiles) > s.reserve:
+                raise ValueError(move.tiles)
+            kept = remove(s.hand, move.tiles)
+        except ValueError:
+            raise IllegalMove(
+                "not-in-hand",
+                "R-HAND-1",
+                "Vous ne pouvez pas échanger ces lettres.",
+                "You cannot exchange these tiles.",
+            ) from None
         score = judge.leave(kept, len(move.tiles)) - (EXCHANGE_COST if s.marque else 0.0)
         return suggest(judge, _Option(score, move))
     if isinstance(move, Pass):
-        return suggest(judge, _Option(judge.leave(s.hand) - EXCHANGE_COST - 1.0, move))
-    raise IllegalMove(
-        "not-a-turn", "R-TURN-1", "Ce n'est pas un coup à analyser.", f"{move!r} is not a turn"
-    )
+        return suggest(judge, _Option(judge.leave(s.hand) - PASS_COST, move))
+    raise ValueError("only placements, exchanges and passes are weighed")

@@ -13,6 +13,7 @@ import pytest
 from rules import (
     Exchange,
     GameState,
+    IllegalMove,
     Pass,
     Place,
     PointsScored,
@@ -275,6 +276,22 @@ def test_analysis_replays_a_record_and_scores_each_move_from_the_movers_view():
         assert entry.missed >= 0
         state, _ = apply(state, move)
     assert state == final
+
+
+def test_it_refuses_to_move_out_of_turn_and_to_weigh_moves_that_cannot_be_played():
+    state, _ = new("marque", 2, 81)
+    with pytest.raises(ValueError):
+        choose_move(view(state, 1), "confirme")
+    with pytest.raises(ValueError):
+        choose_move(view(state, 0), "expert")
+    seen = view(state, 0)
+    hand = "".join(state.hands[0])
+    missing = next(t for t in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if t not in hand)
+    with pytest.raises(IllegalMove):
+        evaluate_move(seen, Exchange(0, missing))
+    with pytest.raises(IllegalMove):
+        evaluate_move(seen, Place(0, (("A1", hand[0]),)))  # not on Départ
+    assert evaluate_move(seen, Pass(0)).notation == "Passe"
 
 
 def test_open_red_devils_are_those_a_word_could_reach():
