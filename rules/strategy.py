@@ -53,10 +53,10 @@ LEVELS = ("debutant", "confirme")
 DIABLE_HAND = 12
 """Largest hand that searches placements with its diables straight away."""
 
-# Worth of a letter kept in hand, in points (marque) or tile-fractions (sans
-# marque, scaled by TILE): how easily it makes French words. Hand-tuned by
-# bot-against-bot series (docs/COMPUTER.md); the tile's own value is counted
-# apart, as a liability growing towards the end.
+# Worth of a letter kept in hand, in points (marque; sans marque against TILE
+# per tile shed): how easily it makes French words. Set by hand, then checked
+# by bot-against-bot series (docs/COMPUTER.md); the tile's own value is
+# counted apart, as a liability growing towards the end.
 WORTH: dict[str, float] = {
     "A": 1.0, "E": 2.0, "I": 0.8, "O": 0.2, "U": 0.0, "Y": -4.0,
     "S": 2.0, "R": 1.2, "N": 1.0, "T": 1.0, "L": 0.8,
