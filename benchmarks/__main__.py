@@ -1,6 +1,6 @@
 """``python -m benchmarks`` (``make bench``): measure, then write ``docs/PERFORMANCE.md``.
 
-``BENCH=engine,words,site`` picks the parts (all three by default). A partial
+``BENCH=engine,words,movegen,site`` picks the parts (all of them by default). A partial
 run writes ``data/bench/PERFORMANCE.md`` instead, so the committed report is
 always a whole one; ``BENCH_OUTPUT`` names another file. ``BENCH_WEB_SCALE``
 (e.g. ``0.3``) shortens the site's phases for a quick look.
@@ -18,12 +18,12 @@ import time
 import traceback
 from pathlib import Path
 
-from benchmarks import engine, report, web
+from benchmarks import engine, movegen, report, web
 from benchmarks.machine import Machine, load_average
 from benchmarks.web.stack import ServiceUnavailable
 from benchmarks.words import ROOT, wordlist_bench
 
-PARTS = ("engine", "words", "site")
+PARTS = ("engine", "words", "movegen", "site")
 OUTPUT = ROOT / "docs" / "PERFORMANCE.md"
 PARTIAL_OUTPUT = ROOT / "data" / "bench" / "PERFORMANCE.md"
 
@@ -61,6 +61,10 @@ def main() -> int:
         for mode, players in engine.TABLES:
             say(f"whole games, {mode}, {players} players...")
             run.games.append(engine.whole_games(mode, players))
+    moves = None
+    if "movegen" in parts:
+        say("move generator and computer players...")
+        moves = movegen.run()
     if "site" in parts:
         say("the site under load...")
         try:
@@ -73,6 +77,8 @@ def main() -> int:
     run.load_end = load_average()
     run.elapsed_s = time.perf_counter() - started
     text = report.render(run)
+    if moves is not None:
+        text = movegen.add_section(text, moves)
     default = OUTPUT if parts == PARTS else PARTIAL_OUTPUT
     output = Path(os.environ.get("BENCH_OUTPUT") or default)
     output.parent.mkdir(parents=True, exist_ok=True)

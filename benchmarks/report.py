@@ -519,7 +519,8 @@ def render(run: Run) -> str:
         "## Not measured yet",
         "",
         "- The move generator (issue 12).",
-        "- Notification emails under load: `games/notify.py` queues nothing yet.",
+        "- Notification emails under load: the benchmark runs no Celery worker, so a move",
+        "  writes its outbox row (counted in the submission's queries) and nothing sends it.",
         "",
     ]
     return "\n".join(lines)

@@ -11,10 +11,12 @@ Typical use::
 
 from __future__ import annotations
 
+from rules.analysis import MoveAnalysis, analyse_game, analyse_moves
 from rules.dictionary import WordList, WordSet, get_word_list
 from rules.engine import apply, legal
 from rules.errors import IllegalMove, RecordError
 from rules.material import Layout, TileSet, load_layout, load_tiles
+from rules.movegen import legal_placements
 from rules.notation import (
     NotatedMove,
     board_from_text,
@@ -59,9 +61,11 @@ from rules.state import (
     WordFormed,
     summarize,
 )
+from rules.strategy import LEVELS, Suggestion, best_moves, choose_move, evaluate_move
 from rules.views import PlayerView, ranking, ranks, view
 
 __all__ = [
+    "LEVELS",
     "Event",
     "Exchange",
     "FirstPlayerDraw",
@@ -72,6 +76,7 @@ __all__ = [
     "IllegalMove",
     "Layout",
     "Move",
+    "MoveAnalysis",
     "MoveSummary",
     "NotatedMove",
     "Pass",
@@ -83,6 +88,7 @@ __all__ = [
     "Resign",
     "Resigned",
     "SquareCovered",
+    "Suggestion",
     "TileSet",
     "TilesDrawn",
     "TilesPlaced",
@@ -90,16 +96,22 @@ __all__ = [
     "WordFormed",
     "WordList",
     "WordSet",
+    "analyse_game",
+    "analyse_moves",
     "apply",
+    "best_moves",
     "board_from_text",
     "board_to_text",
+    "choose_move",
     "deal",
     "deal_size",
     "draw_first_player",
+    "evaluate_move",
     "format_notation",
     "format_square",
     "get_word_list",
     "legal",
+    "legal_placements",
     "load_layout",
     "load_tiles",
     "make_config",

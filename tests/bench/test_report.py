@@ -114,7 +114,7 @@ def test_a_site_that_could_not_run_says_why() -> None:
 
 
 def test_bench_picks_parts_in_the_report_s_order() -> None:
-    assert selected(None) == ("engine", "words", "site")
+    assert selected(None) == ("engine", "words", "movegen", "site")
     assert selected("site, engine") == ("engine", "site")
     with pytest.raises(SystemExit, match="unknown part"):
         selected("engine,gpu")
