@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.state import ACTIVE, GameResult, GameState
+from rules.state import ACTIVE, GameConfig, GameResult, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,7 +13,8 @@ class PlayerView:
 
     ``hand`` is the viewer's own hand (None for a spectator). ``hands`` holds
     every hand only once the game is over; before that it is None. The
-    reserve is a size only.
+    reserve is a size only. ``config`` (mode, layout, tile set, word list)
+    is public: it lets a computer player search moves from the view alone.
     """
 
     viewer: int | None
@@ -29,6 +30,7 @@ class PlayerView:
     consecutive_passes: int
     result: GameResult | None
     hands: tuple[tuple[str, ...], ...] | None
+    config: GameConfig | None = None
 
 
 def view(state: GameState, player: int | None = None) -> PlayerView:
@@ -50,6 +52,7 @@ def view(state: GameState, player: int | None = None) -> PlayerView:
         consecutive_passes=len(state.passed),
         result=state.result,
         hands=state.hands if state.result is not None else None,
+        config=state.config,
     )
 
 

@@ -1,0 +1,453 @@
+"""Every legal placement for a hand on a board (the move generator).
+
+The method is Appel and Jacobson's (1988): in each row, then each column,
+the *anchors* are the empty squares next to a tile; a new word must cover
+one. For every empty square a *cross-check* (a bit mask of letters) says
+which letters keep the perpendicular word valid. From each anchor the
+generator builds a *left part* on the free squares to its left (or reads the
+tiles already there), then extends right through the DAWG (``rules.dawg``),
+placing hand tiles on empty squares and reading the board's tiles, and
+records every path that ends a word. Each move is found once: from the
+leftmost anchor it covers, in the direction of its line (a single tile only
+in the "across" pass).
+
+The rules the engine checks all have their place here:
+
+* R-PLACE-2, the first word: 2 to 8 tiles from Départ, rightwards or down;
+* R-PLACE-3/4, one unbroken line touching the board, every run a word;
+* R-PLACE-5, a black square only on the move that places every tile of the
+  hand and leaves it empty for good (at most one; avec marque only once the
+  reserve is empty; sans marque not with a green devil that draws a tile);
+* R-PLACE-9, a diable is tried as every letter that fits (lower case);
+* devils may be covered (their effects are counted on each ``Candidate``).
+
+``tests/rules/test_movegen.py`` proves that the generated set is exactly the
+set ``rules.placement.check_placement`` accepts, by brute force.
+
+The generator sees only what the player sees: the board, the player's own
+hand, the reserve's size and the game's configuration (a ``PlayerView``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from typing import NamedTuple
+
+from rules.dawg import ALL_LETTERS, FINAL, NEXT, Dawg, Node, dawg_for
+from rules.material import BLACK, DIABLE, GREEN, RED, Layout
+from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
+from rules.state import EMPTY, GameConfig, GameState, Place
+from rules.views import PlayerView, view
+
+UPPER = tuple(chr(65 + k) for k in range(26))
+JOKER = 26
+"""Index of the diables in a rack (letters are 0-25)."""
+
+
+class Candidate(NamedTuple):
+    """One legal placement, before red-devil returns are chosen.
+
+    Compact on purpose (a 40-tile hand has hundreds of thousands): ``text``
+    spells the main word from the first new tile to the word's end, one
+    character per square from board index ``start`` by ``step`` (1 across,
+    the board's width down): a letter is a new tile (lower case: a diable
+    standing for that letter), ``.`` a tile already on the board.
+    ``across``: the line of the tiles (a single tile counts as across).
+    ``red``, ``green``, ``black``: how many squares of each kind it covers.
+    """
+
+    start: int
+    step: int
+    text: str
+    across: bool
+    red: int
+    green: int
+    black: int
+
+    @property
+    def tiles(self) -> tuple[tuple[int, str], ...]:
+        """``(board index, letter)`` of each new tile, in board order."""
+        start, step = self.start, self.step
+        return tuple((start + k * step, c) for k, c in enumerate(self.text) if c != ".")
+
+    @property
+    def used(self) -> str:
+        """The hand tiles it uses, in board order (``?`` for a diable)."""
+        return "".join(c if c <= "Z" else DIABLE for c in self.text if c != ".")
+
+    @property
+    def size(self) -> int:
+        """Number of tiles placed."""
+        return len(self.text) - self.text.count(".")
+
+    def place(self, layout: Layout, player: int, returns: str = "") -> Place:
+        """The engine's move for this placement (``returns`` for red devils, sans marque)."""
+        return Place(player, tuple((layout.name_of(i), c) for i, c in self.tiles), returns)
+
+
+class Position(NamedTuple):
+    """What the generator needs, all of it visible to the player to move."""
+
+    config: GameConfig
+    board: str
+    hand: tuple[str, ...]
+    started: bool
+    reserve_size: int
+
+
+def position(seen: PlayerView | GameState, player: int | None = None) -> Position:
+    """The generator's input from a ``PlayerView`` (with its config), or from a
+    ``GameState`` and a seat, through ``rules.view`` so nothing hidden leaks."""
+    if isinstance(seen, GameState):
+        seat = seen.turn if player is None else player
+        seen = view(seen, seat)
+    if seen.config is None or seen.hand is None:
+        raise ValueError("the move generator needs a player's view with the game's config")
+    return Position(seen.config, seen.board, seen.hand, seen.started, seen.reserve_size)
+
+
+def legal_placements(seen: PlayerView | GameState, player: int | None = None) -> list[Place]:
+    """Every legal placement for the viewer (or ``player`` of a state), as ``Place``.
+
+    Sans marque, a placement that covers red devils still needs its
+    ``returns`` (``rules.engine.returns_owed`` says how many); the strategies
+    choose them.
+    """
+    pos = position(seen, player)
+    seat = (
+        seen.viewer if isinstance(seen, PlayerView) else (seen.turn if player is None else player)
+    )
+    layout = pos.config.layout
+    return [c.place(layout, int(seat or 0)) for c in generate(pos)]
+
+
+def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
+    """Every legal placement of ``pos.hand`` on ``pos.board``, each exactly once.
+
+    ``diables`` caps how many of the hand's diables a placement may use (None:
+    all). Each diable multiplies the placements by up to 26, so a strategy
+    holding 40 tiles may search without them first.
+    """
+    hand = pos.hand
+    if not hand:
+        return []
+    config = pos.config
+    dawg = dawg_for(config.words)
+    rack = [0] * 27
+    for tile in hand:
+        rack[JOKER if tile == DIABLE else ord(tile) - 65] += 1
+    if diables is not None:
+        rack[JOKER] = min(rack[JOKER], max(0, diables))
+    gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg)
+    if not pos.started:
+        gen.first_move()
+    else:
+        gen.all_lines()
+    return gen.found
+
+
+def count_kinds(layout: Layout, squares: Sequence[int]) -> tuple[int, int, int]:
+    """(red, green, black) squares among ``squares``."""
+    cells = layout.cells
+    kinds = [cells[i] for i in squares]
+    return kinds.count(RED), kinds.count(GREEN), kinds.count(BLACK)
+
+
+class _Search:
+    """One generation: the board's lines, cross-checks, and the recursive walk."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        board: str,
+        rack: list[int],
+        hand_size: int,
+        reserve_size: int,
+        dawg: Dawg,
+    ) -> None:
+        layout = config.layout
+        self.layout = layout
+        self.board = board
+        self.rack = rack
+        self.hand_size = hand_size
+        self.reserve_size = reserve_size
+        self.marque = config.marque
+        self.dawg = dawg
+        self.found: list[Candidate] = []
+        self.full = rack[:]  # the rack before the search, for the diables' variants
+        self.jokers = rack[JOKER]
+        # A black square can only be covered by a move that places the whole
+        # hand in one line, and avec marque only once the reserve is empty:
+        # otherwise black squares are walls, which prunes the search early.
+        longest = max(layout.width, layout.height)
+        self.black_ok = hand_size <= longest and (reserve_size == 0 or not self.marque)
+
+    def _black_allowed(self, size: int, green: int) -> bool:
+        """R-PLACE-5 for a move covering one black square and ``size`` tiles."""
+        return size == self.hand_size and not (green and self.reserve_size and not self.marque)
+
+    def _emit(
+        self, start: int, step: int, text: str, across: bool, kinds: tuple[int, int, int]
+    ) -> None:
+        """Record the placement ``text`` (new letters in upper case), once per way
+        of playing its letters with the hand's tiles and diables.
+
+        The search walks letters, not tiles: a letter the hand lacks is taken
+        by a diable (R-PLACE-9), and which of the word's new letters the
+        diables play is decided here. Searching each diable as its own branch
+        would walk every dead end once per diable and position.
+        """
+        red, green, black = kinds
+        found = self.found
+        if not self.jokers:
+            found.append(Candidate(start, step, text, across, red, green, black))
+            return
+        full = self.full
+        need = Counter(text)
+        need.pop(".", None)
+        # Letters the hand holds too few of: that many of them must be diables.
+        short = {c: n - full[ord(c) - 65] for c, n in need.items() if n > full[ord(c) - 65]}
+        forced = sum(short.values())
+        spots = [k for k, char in enumerate(text) if char != "."]
+        for count in range(forced, min(self.jokers, len(spots)) + 1):
+            for chosen in combinations(spots, count):
+                if short and any(
+                    sum(1 for k in chosen if text[k] == c) < n for c, n in short.items()
+                ):
+                    continue
+                chars = list(text)
+                for k in chosen:
+                    chars[k] = chars[k].lower()
+                found.append(Candidate(start, step, "".join(chars), across, red, green, black))
+
+    # --- the first word (R-PLACE-2) ----------------------------------------
+
+    def first_move(self) -> None:
+        layout = self.layout
+        width = layout.width
+        start = layout.start
+        col, row = start % width, start // width
+        for across in (True, False):
+            room = width - col if across else layout.height - row
+            step = 1 if across else width
+            self._first_line([start + k * step for k in range(min(room, FIRST_MOVE_MAX))], across)
+
+    def _first_line(self, squares: list[int], across: bool) -> None:
+        """First words along ``squares``, which start on Départ."""
+        layout = self.layout
+        rack = self.rack
+        cells = layout.cells
+        black_ok = self.black_ok
+        emit = self._emit
+        start = squares[0]
+        step = squares[1] - start if len(squares) > 1 else 1
+        path: list[str] = []
+
+        def walk(depth: int, node: Node) -> None:
+            if depth >= FIRST_MOVE_MIN and FINAL in node:
+                kinds = count_kinds(layout, squares[:depth])
+                if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
+                    emit(start, step, "".join(path), across, kinds)
+            if depth == len(squares):
+                return
+            if cells[squares[depth]] == BLACK and not black_ok:
+                return
+            for code, child in node.items():
+                if code >= FINAL:
+                    continue
+                # A letter is played by its tile, or else by a diable.
+                tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                if tile >= 0:
+                    rack[tile] -= 1
+                    path.append(UPPER[code])
+                    walk(depth + 1, child)  # type: ignore[arg-type]
+                    path.pop()
+                    rack[tile] += 1
+
+        walk(0, self.dawg.root)
+
+    # --- later moves (R-PLACE-3, R-PLACE-4) ----------------------------------
+
+    def all_lines(self) -> None:
+        layout = self.layout
+        width, height = layout.width, layout.height
+        for row in range(height):
+            self._line([row * width + c for c in range(width)], True, 1, width)
+        for col in range(width):
+            self._line([col + r * width for r in range(height)], False, width, 1)
+
+    def _cross(self, index: int, step: int) -> int:
+        """Mask of letters allowed on empty square ``index`` by the perpendicular run
+        (``step`` is the perpendicular step); ALL_LETTERS when it touches nothing."""
+        board = self.board
+        width = self.layout.width
+        if step == 1:
+            lo = index - index % width
+            hi = lo + width
+        else:
+            lo, hi = index % step, len(board)
+        start = index
+        while start - step >= lo and board[start - step] != EMPTY:
+            start -= step
+        end = index + step
+        while end < hi and board[end] != EMPTY:
+            end += step
+        if start == index and end == index + step:
+            return ALL_LETTERS
+        before = board[start:index:step].upper()
+        after = board[index + step : end : step].upper()
+        return self.dawg.cross_mask(before, after)
+
+    def _line(self, idx: list[int], across: bool, step: int, perp: int) -> None:
+        """Moves whose tiles lie in the line of board squares ``idx`` (``step`` apart);
+        ``perp`` is the board step perpendicular to the line."""
+        board = self.board
+        cells = self.layout.cells
+        n = len(idx)
+        fixed = [-1] * (n + 1)  # letter code of the board's tile, -1 when empty
+        for pos, i in enumerate(idx):
+            char = board[i]
+            if char != EMPTY:
+                fixed[pos] = ord(char.upper()) - 65
+        black_ok = self.black_ok
+        cross = [0] * (n + 1)  # the sentinel square past the end takes nothing
+        anchor = [False] * (n + 1)
+        any_anchor = False
+        for pos, i in enumerate(idx):
+            if fixed[pos] >= 0:
+                continue
+            if cells[i] == BLACK and not black_ok:
+                continue
+            mask = self._cross(i, perp)
+            cross[pos] = mask
+            if mask != ALL_LETTERS or (pos > 0 and fixed[pos - 1] >= 0) or fixed[pos + 1] >= 0:
+                anchor[pos] = True
+                any_anchor = True
+        if not any_anchor:
+            return
+        # Devils and black squares before each position, counting empty squares
+        # only: a move covers every empty square between its ends, so its
+        # counts are two subtractions.
+        reds, greens, blacks = [0], [0], [0]
+        for pos, i in enumerate(idx):
+            kind = cells[i] if fixed[pos] < 0 else ""
+            reds.append(reds[-1] + (kind == RED))
+            greens.append(greens[-1] + (kind == GREEN))
+            blacks.append(blacks[-1] + (kind == BLACK))
+
+        # After a tile on empty square ``pos``: the board's tiles that follow it
+        # (letter codes) and the next empty square (or the sentinel ``n``).
+        runs: list[tuple[int, ...]] = [()] * (n + 1)
+        nexts = [n] * (n + 1)
+        for pos in range(n - 1, -1, -1):
+            if fixed[pos + 1] >= 0:
+                runs[pos] = (fixed[pos + 1], *runs[pos + 1])
+                nexts[pos] = nexts[pos + 1]
+            else:
+                nexts[pos] = pos + 1
+
+        rack = self.rack
+        hand_size = self.hand_size
+        emit = self._emit
+        path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
+        here = 0  # the anchor searched from
+        first = 0  # position of the first new tile
+
+        def finish(end: int) -> None:
+            text = "".join(path)
+            if not across and text.count(".") == len(text) - 1:
+                return  # a single tile: found once, in the across pass
+            red = reds[end] - reds[first]
+            green = greens[end] - greens[first]
+            black = blacks[end] - blacks[first]
+            if black and (black > 1 or not self._black_allowed(len(text) - text.count("."), green)):
+                return
+            emit(idx[first], step, text, across, (red, green, black))
+
+        def extend(pos: int, node: Node) -> None:
+            # ``pos`` is an empty square: the word may end before it, or go on
+            # with a tile here and the board's tiles that follow (``runs``).
+            if pos > here and FINAL in node:
+                finish(pos)
+            mask = cross[pos]
+            if not mask:
+                return
+            run = runs[pos]
+            dots = "." * len(run)
+            nxt = nexts[pos]
+            next_mask = cross[nxt]
+            for code, child in node.items():
+                if (mask >> code) & 1:  # FINAL and NEXT (26, 27) are never in a mask
+                    for f in run:
+                        child = child.get(f)  # type: ignore[union-attr,assignment]
+                        if child is None:
+                            break
+                    else:
+                        # Only go on if the word may end at ``nxt`` or take a letter there.
+                        if FINAL not in child and not (child[NEXT] & next_mask):  # type: ignore[index,operator]
+                            continue
+                        tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                        if tile >= 0:
+                            rack[tile] -= 1
+                            path.append(UPPER[code] + dots)
+                            extend(nxt, child)  # type: ignore[arg-type]
+                            path.pop()
+                            rack[tile] += 1
+
+        def left_part(node: Node, limit: int) -> None:
+            nonlocal first
+            if node[NEXT] & anchor_mask:  # type: ignore[operator]
+                first = here - len(path)
+                extend(here, node)
+            if not limit:
+                return
+            # On the last free square the left part can only go on to the anchor.
+            wanted = anchor_mask if limit == 1 else ALL_LETTERS
+            for code, child in node.items():
+                if code >= FINAL or not (child[NEXT] & wanted):  # type: ignore[index,operator]
+                    continue
+                tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                if tile >= 0:
+                    rack[tile] -= 1
+                    path.append(UPPER[code])
+                    left_part(child, limit - 1)  # type: ignore[arg-type]
+                    path.pop()
+                    rack[tile] += 1
+
+        root = self.dawg.root
+        for a in range(n):
+            if not anchor[a]:
+                continue
+            here = first = a
+            anchor_mask = cross[a]
+            if a > 0 and fixed[a - 1] >= 0:
+                # The tiles already left of the anchor start the word.
+                s = a - 1
+                while s > 0 and fixed[s - 1] >= 0:
+                    s -= 1
+                node: Node | None = root
+                for p in range(s, a):
+                    node = node.get(fixed[p])  # type: ignore[union-attr,assignment]
+                    if node is None:
+                        break
+                if node is not None:
+                    extend(a, node)
+                continue
+            if across and fixed[a + 1] < 0:
+                # A lone tile with nothing left or right: its only word is
+                # the perpendicular one, which the cross-check decided.
+                mask = anchor_mask
+                if mask != ALL_LETTERS:
+                    for code in range(26):
+                        if (mask >> code) & 1 and (rack[code] or rack[JOKER]):
+                            path.append(UPPER[code])
+                            finish(a + 1)
+                            path.pop()
+            limit = 0
+            p = a - 1
+            while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
+                limit += 1
+                p -= 1
+            left_part(root, min(limit, hand_size - 1))

@@ -1,0 +1,415 @@
+"""Computer players: a move for a seat, at two levels, in both modes; hints.
+
+Everything starts from a ``PlayerView`` (``rules.view(state, seat)``), so a
+computer player knows exactly what a person in its seat would: the board,
+its own hand, the scores, hand sizes and the reserve's size (R-HIDE-1).
+
+Levels (docs/COMPUTER.md explains the choices and the numbers):
+
+``"debutant"``
+    Looks only at what a move does at once. Avec marque: red devils (+10),
+    green devils (others +5), going out, and a liking for long words; sans
+    marque: the tiles it gets rid of. It picks at random among its top five,
+    returns random tiles for red devils and exchanges only when it cannot
+    place anything.
+
+``"confirme"``
+    Weighs each move by its *equity*: avec marque, the points it scores
+    relative to the others (red devils, green devils given away, going out
+    with 25 or 50 and the others' tiles) plus the value of the hand kept for
+    later (``Judge.leave``: good letters, vowels and consonants balanced, no
+    duplicates, diables kept, and the tiles' own values, which count against
+    the player at the end); sans marque, the tiles it sheds (placed, plus
+    red-devil returns, minus green-devil draws) first, then the same hand
+    value, so high-value and awkward tiles go first. Red-devil returns are
+    the worst tiles of the hand. On a short list of the best moves it
+    subtracts the red devils a move opens to the next player, and once the
+    reserve is empty it prefers a move after which the rest of the hand can
+    go out. It exchanges when that beats every placement (a hopeless hand),
+    and passes only when it can neither place nor exchange.
+
+Both play a diable only with a hand of at most ``DIABLE_HAND`` tiles, or
+when nothing else can be placed: a diable is the best tile to keep for the
+end, and each one multiplies the placements to consider by up to 26.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.errors import IllegalMove
+from rules.evaluation import VOWELS, Effects, Seen, board_after, open_reds, remove, shadow_state
+from rules.material import DIABLE
+from rules.movegen import Candidate, Position, generate
+from rules.notation import notate
+from rules.placement import check_placement
+from rules.state import Exchange, Move, Pass, Place
+from rules.views import PlayerView
+
+LEVELS = ("debutant", "confirme")
+DIABLE_HAND = 12
+"""Largest hand that searches placements with its diables straight away."""
+
+# Worth of a letter kept in hand, in points (marque) or tile-fractions (sans
+# marque, scaled by TILE): how easily it makes French words. Hand-tuned by
+# bot-against-bot series (docs/COMPUTER.md); the tile's own value is counted
+# apart, as a liability growing towards the end.
+WORTH: dict[str, float] = {
+    "A": 1.0, "E": 2.0, "I": 0.8, "O": 0.2, "U": 0.0, "Y": -4.0,
+    "S": 2.0, "R": 1.2, "N": 1.0, "T": 1.0, "L": 0.8,
+    "D": 0.2, "M": 0.2, "C": -0.2, "P": -0.2, "G": -0.8, "B": -1.0,
+    "F": -1.5, "H": -1.5, "V": -2.0,
+    "J": -4.0, "Q": -4.5, "K": -6.0, "W": -6.0, "X": -3.0, "Z": -3.0,
+    DIABLE: 7.0,
+}  # fmt: skip
+VOWEL_SHARE = 0.42
+"""Share of vowels in a comfortable hand (diables count half)."""
+BALANCE = 1.2
+"""Cost of each vowel too many or too few, to the power 1.5."""
+DUPLICATE = 1.5
+"""Cost of each copy of a letter beyond the comfortable number."""
+COMFORTABLE = dict.fromkeys("EAISNRTLOU", 2) | {"E": 3}
+TILE = 8.0
+"""Sans marque: equity of one tile out of the hand."""
+GOING_OUT = 1000.0
+"""Sans marque: equity of going out (winning)."""
+EXPOSE = {"marque": 6.0, "sans-marque": 4.0}
+"""Cost of each red devil a move opens to the next player."""
+OUT_NEXT = {"marque": 20.0, "sans-marque": 300.0}
+"""Reserve empty: bonus when the hand kept can go out on the next turn."""
+EXCHANGE_COST = 4.0
+"""Marque: an exchange spends a turn that could have scored or shed."""
+SHORTLIST = 40
+LOOKAHEAD = 8
+DEBUTANT_TOP = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A complete move and what it does, for hints and analysis.
+
+    ``move`` is ready for ``rules.apply`` (red-devil ``returns`` chosen).
+    ``notation``: as in the move history. ``score``: the confirmé equity
+    (comparable within one position only). ``points``: what the mover scores
+    at once, when the view tells it exactly (devils; going out avec marque,
+    or sans marque with an empty reserve). ``others_points``: what each other
+    player scores at once (green devils, avec marque). ``tiles``: sans
+    marque, the net tiles out of the hand; avec marque, the tiles placed.
+    ``out``: the move ends the game by going out. ``words``: the words
+    formed, main word first.
+    """
+
+    move: Move
+    notation: str
+    score: float
+    points: int = 0
+    others_points: int = 0
+    tiles: int = 0
+    out: bool = False
+    words: tuple[str, ...] = ()
+
+
+class Judge:
+    """The evaluation of moves from one view (both levels use it)."""
+
+    def __init__(self, seen: PlayerView) -> None:
+        self.s = Seen(seen)
+        s = self.s
+        self.mode = s.config.mode
+        self.values = s.tiles.values
+        # The hand's tiles count against the player at the end: the nearer
+        # the end (the smaller the reserve), the more they weigh.
+        self.liability = 0.25 + 0.75 * (1.0 - min(1.0, s.reserve / 30.0))
+        if not s.marque:
+            self.liability *= 0.5
+        hidden = s.hidden
+        count = s.hidden_count or 1
+        self.draw_worth = (
+            sum(
+                (WORTH.get(t, 0.0) - self.liability * self.values.get(t, 0)) * k
+                for t, k in hidden.items()
+            )
+            / count
+        )
+        self.draw_vowels = (
+            sum(
+                k * (1.0 if t in VOWELS else 0.5 if t == DIABLE else 0.0) for t, k in hidden.items()
+            )
+            / count
+        )
+        self._leaves: dict[tuple[str, int], float] = {}
+
+    # --- the hand kept ------------------------------------------------------
+
+    def leave(self, kept: Sequence[str], drawn: int = 0) -> float:
+        """Worth of keeping ``kept`` and drawing ``drawn`` unknown tiles."""
+        key = ("".join(sorted(kept)), drawn)
+        cached = self._leaves.get(key)
+        if cached is not None:
+            return cached
+        values = self.values
+        worth = sum(WORTH.get(t, 0.0) - self.liability * values.get(t, 0) for t in kept)
+        worth += drawn * self.draw_worth
+        size = len(kept) + drawn
+        if size:
+            vowels = sum(1.0 if t in VOWELS else 0.5 if t == DIABLE else 0.0 for t in kept)
+            vowels += drawn * self.draw_vowels
+            worth -= BALANCE * abs(vowels - VOWEL_SHARE * size) ** 1.5
+            scale = max(1.0, size / 12.0)  # a 40-tile hand has duplicates anyway
+            for letter, k in Counter(kept).items():
+                if letter != DIABLE:
+                    extra = k - COMFORTABLE.get(letter, 1) * scale
+                    if extra > 0:
+                        worth -= DUPLICATE * extra
+        self._leaves[key] = worth
+        return worth
+
+    def worst(self, tiles: Sequence[str], count: int) -> str:
+        """The ``count`` tiles of ``tiles`` whose loss improves the hand most."""
+        rest = list(tiles)
+        chosen: list[str] = []
+        for _ in range(min(count, len(rest))):
+            best = max(
+                sorted(set(rest)),
+                key=lambda t: self.leave(remove(rest, t)),
+            )
+            rest.remove(best)
+            chosen.append(best)
+        return "".join(chosen)
+
+    # --- equities -------------------------------------------------------------
+
+    def equity(self, effects: Effects, move: Candidate | None = None) -> float:
+        """The confirmé equity of a move's effects (``move`` for a placement)."""
+        s = self.s
+        worth = self.leave(effects.kept, effects.drawn)
+        if s.marque:
+            others = max(1, s.others_active)
+            return effects.gain - effects.others + effects.others_lose / others + worth
+        equity = TILE * effects.shed + worth
+        if effects.out:
+            equity += GOING_OUT + effects.gain
+            if move is not None and move.black and not effects.gain:
+                equity += s.hidden_value / 2  # the doubled score, estimated
+        return equity
+
+    def place_effects(self, move: Candidate, level: str, rng: random.Random) -> tuple[str, Effects]:
+        """The move's red-devil returns for ``level``, and its effects."""
+        s = self.s
+        owed = s.returns_owed(move)
+        returns = ""
+        if owed:
+            kept = remove(s.hand, move.used)
+            if level == "debutant":
+                returns = "".join(rng.sample(kept, owed))
+            else:
+                returns = self.worst(kept, owed)
+        return returns, s.effects(move, returns)
+
+    def exchange_option(self) -> tuple[float, str] | None:
+        """The best exchange (equity, tiles), or None when the reserve cannot take one."""
+        s = self.s
+        most = min(len(s.hand), s.reserve)
+        if most < 1:
+            return None
+        order = sorted(s.hand, key=lambda t: WORTH.get(t, 0.0) - self.liability * self.values[t])
+        best: tuple[float, str] | None = None
+        for k in range(1, most + 1):
+            kept = order[k:]
+            equity = self.leave(kept, k) - (EXCHANGE_COST if s.marque else 0.0)
+            if best is None or equity > best[0]:
+                best = (equity, "".join(order[:k]))
+        return best
+
+
+def _candidates(seen: Seen) -> list[Candidate]:
+    hand = seen.hand
+    pos = Position(seen.config, seen.view.board, hand, seen.view.started, seen.reserve)
+    if len(hand) <= DIABLE_HAND or DIABLE not in hand:
+        return generate(pos)
+    return generate(pos, diables=0) or generate(pos, diables=1) or generate(pos)
+
+
+@dataclass(slots=True)
+class _Option:
+    """A move being weighed; a placement's ``Place`` is built only when needed."""
+
+    score: float
+    move: Move | None
+    effects: Effects | None = None
+    candidate: Candidate | None = None
+    returns: str = ""
+
+    def resolve(self, judge: Judge) -> Move:
+        if self.move is None:
+            assert self.candidate is not None
+            s = judge.s
+            self.move = self.candidate.place(s.config.layout, s.player, self.returns)
+        return self.move
+
+
+def _rank_confirme(judge: Judge, cands: list[Candidate], rng: random.Random) -> list[_Option]:
+    """Every option (placements, exchange, pass), best first, by confirmé equity."""
+    s = judge.s
+    player = s.player
+    if not s.marque and len(cands) > 4 * SHORTLIST:
+        # Shedding dominates sans marque: only moves within two tiles of the
+        # most tiles shed can win, so only those are weighed in full.
+        def rough(c: Candidate) -> int:
+            size = c.size
+            return size + min(c.red, len(s.hand) - size) - min(c.green, s.reserve + c.red)
+
+        top = max(rough(c) for c in cands)
+        cands = [c for c in cands if rough(c) >= top - 2]
+    options: list[_Option] = []
+    for cand in cands:
+        returns, eff = judge.place_effects(cand, "confirme", rng)
+        options.append(_Option(judge.equity(eff, cand), None, eff, cand, returns))
+    options.sort(key=lambda o: -o.score)
+    _refine(judge, options)
+    exchange = judge.exchange_option()
+    if exchange is not None:
+        options.append(_Option(exchange[0], Exchange(player, exchange[1])))
+    options.append(_Option(judge.leave(s.hand) - EXCHANGE_COST - 1.0, Pass(player)))
+    options.sort(key=lambda o: -o.score)
+    return options
+
+
+def _refine(judge: Judge, options: list[_Option]) -> None:
+    """Second look at the short list: red devils opened, and going out next turn."""
+    s = judge.s
+    layout = s.config.layout
+    board = s.view.board
+    cells, width = layout.cells, layout.width
+    before = open_reds(board, cells, width)
+    short = options[:SHORTLIST]
+    for option in short:
+        cand = option.candidate
+        assert cand is not None and option.effects is not None
+        if option.effects.out:
+            continue
+        after = open_reds(board_after(board, cand), cells, width)
+        option.score -= EXPOSE[judge.mode] * len(after - before)
+    short.sort(key=lambda o: -o.score)
+    if s.reserve == 0:
+        for option in short[:LOOKAHEAD]:
+            eff, cand = option.effects, option.candidate
+            assert eff is not None and cand is not None
+            if eff.out or eff.drawn or not eff.kept:
+                continue
+            nxt = Position(s.config, board_after(board, cand), eff.kept, True, 0)
+            size = len(eff.kept)
+            if any(c.size == size for c in generate(nxt)):
+                option.score += OUT_NEXT[judge.mode]
+    options[: len(short)] = sorted(short, key=lambda o: -o.score)
+
+
+def _choose_debutant(judge: Judge, cands: list[Candidate], rng: random.Random) -> Move:
+    s = judge.s
+    player = s.player
+    if not cands:
+        if s.reserve:
+            # Give back the heaviest tiles, as a beginner would.
+            heavy = sorted(s.hand, key=lambda t: -judge.values[t])
+            return Exchange(player, "".join(heavy[: min(3, s.reserve)]))
+        return Pass(player)
+
+    def simple(c: Candidate) -> float:
+        if s.marque:
+            out = c.size == len(s.hand) and s.reserve == 0
+            bonus = (50 if c.black else 25) if out else 0
+            return 10 * c.red - 5 * c.green + bonus + 0.3 * c.size
+        return c.size + min(c.red, len(s.hand) - c.size) - min(c.green, s.reserve)
+
+    ranked = sorted(cands, key=simple, reverse=True)[:DEBUTANT_TOP]
+    cand = rng.choice(ranked)
+    returns, _ = judge.place_effects(cand, "debutant", rng)
+    return cand.place(s.config.layout, player, returns)
+
+
+def choose_move(
+    seen: PlayerView, level: str = "confirme", rng: random.Random | None = None
+) -> Move:
+    """The move a computer player of ``level`` makes from ``seen``.
+
+    ``seen`` is ``rules.view(state, seat)`` for the seat to move. The move is
+    complete (diables' letters, red-devil returns) and legal for
+    ``rules.apply``. ``rng`` drives the débutant's choices (and nothing
+    else), so a seeded ``rng`` replays the same game.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
+    rng = rng if rng is not None else random.Random()
+    judge = Judge(seen)
+    cands = _candidates(judge.s)
+    if level == "debutant":
+        return _choose_debutant(judge, cands, rng)
+    return _rank_confirme(judge, cands, rng)[0].resolve(judge)
+
+
+def best_moves(seen: PlayerView, n: int = 1) -> list[Suggestion]:
+    """The ``n`` best moves for the viewer, by the confirmé's equity, best first.
+
+    For hints ("the best move") and analysis. Includes an exchange or a pass
+    when they rank among the best (always at least one suggestion).
+    """
+    judge = Judge(seen)
+    options = _rank_confirme(judge, _candidates(judge.s), random.Random(0))
+    return [suggest(judge, option) for option in options[: max(1, n)]]
+
+
+def suggest(judge: Judge, option: _Option) -> Suggestion:
+    """An option as a ``Suggestion`` (notation and words from the engine)."""
+    state = shadow_state(judge.s.view)
+    move = option.resolve(judge)
+    notation = str(notate(state, move))
+    if isinstance(move, Place):
+        eff = option.effects
+        assert eff is not None
+        words = tuple(w for w, _, _ in check_placement(state, move).words)
+        return Suggestion(
+            move, notation, option.score, eff.gain, eff.others, eff.shed, eff.out, words
+        )
+    return Suggestion(move, notation, option.score)
+
+
+def evaluate_move(seen: PlayerView, move: Move) -> Suggestion:
+    """``move`` (legal from ``seen``) as a ``Suggestion``, scored like the best moves,
+    so analysis can compare what was played with what could have been."""
+    judge = Judge(seen)
+    s = judge.s
+    if isinstance(move, Place):
+        state = shadow_state(seen)
+        placement = check_placement(state, move)  # raises IllegalMove
+        squares = placement.squares
+        chars = dict(zip(squares, (c for _, c in move.tiles), strict=True))
+        order = sorted(squares)
+        step = (
+            1
+            if len(order) == 1 or order[1] - order[0] < s.config.layout.width
+            else (s.config.layout.width)
+        )
+        first = order[0]
+        text = "".join(
+            chars.get(first + k * step, ".") for k in range((order[-1] - first) // step + 1)
+        )
+        cells = s.config.layout.cells
+        kinds = [cells[i] for i in squares]
+        cand = Candidate(
+            first, step, text, step == 1, kinds.count("R"), kinds.count("G"), kinds.count("#")
+        )
+        eff = s.effects(cand, move.returns)
+        option = _Option(judge.equity(eff, cand), move, eff, cand)
+        return suggest(judge, option)
+    if isinstance(move, Exchange):
+        kept = remove(s.hand, move.tiles)
+        score = judge.leave(kept, len(move.tiles)) - (EXCHANGE_COST if s.marque else 0.0)
+        return suggest(judge, _Option(score, move))
+    if isinstance(move, Pass):
+        return suggest(judge, _Option(judge.leave(s.hand) - EXCHANGE_COST - 1.0, move))
+    raise IllegalMove(
+        "not-a-turn", "R-TURN-1", "Ce n'est pas un coup à analyser.", f"{move!r} is not a turn"
+    )
