@@ -32,8 +32,9 @@ from rules.dawg import Dawg, dawg_for
 from rules.engine import returns_owed
 from rules.movegen import Candidate, generate, legal_placements, position
 from rules.placement import check_placement
+from rules.randomplay import find_move
 from rules.state import EMPTY
-from tests.rules.helpers import SMALL, WORDS, find_move, put, start
+from tests.rules.helpers import SMALL, WORDS, put, start
 
 # Words over few letters, so that brute force over a diable's letters is cheap
 # and random boards fill with crossings.
