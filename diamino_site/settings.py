@@ -9,6 +9,7 @@ mail written to the console and to ``data/mail/``. Production sets
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -282,7 +283,11 @@ DIAMINO_BOT_DELAY_SECONDS = env_int("DIAMINO_BOT_DELAY_SECONDS", 2, minimum=0, m
 # Hints per player and game, in unrated games only.
 DIAMINO_HINTS_PER_GAME = env_int("DIAMINO_HINTS_PER_GAME", 3, minimum=0, maximum=100)
 # Analyse each finished game in a worker as soon as it ends (games/analysis.py).
-# Off by default with eager tasks: the analysis takes seconds to a minute, and
-# eagerly it would hold up the last move's page; players then ask for it with a
-# button on the finished game's page.
-DIAMINO_ANALYSE_FINISHED_GAMES = env_bool("DIAMINO_ANALYSE_FINISHED_GAMES", bool(REDIS_URL))
+# Unset (None): only when a worker runs the tasks. Eagerly the analysis (seconds
+# to a minute) would hold up the last move's page; players then ask for it with
+# a button on the finished game's page.
+DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
+    env_bool("DIAMINO_ANALYSE_FINISHED_GAMES", False)
+    if os.environ.get("DIAMINO_ANALYSE_FINISHED_GAMES", "").strip()
+    else None
+)

@@ -6,7 +6,7 @@ placement, exchange or pass, searches the best move from the mover's view
 end. It takes a tenth of a second to a few seconds a move, so it runs in a
 worker (``games.tasks.analyse_game``), queued when the game ends
 (``analysis_after_commit``, from ``services._play``) when
-``DIAMINO_ANALYSE_FINISHED_GAMES`` is on, or when a player asks for it on the
+``analyses_on_finish()`` (with a worker, by default), or when a player asks for it on the
 finished game's page (``analysis_request``). The result is stored on each
 ``Move`` (``analysis``) and the game is stamped ``analysed_at``; an annulled
 game is not analysed.
@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from diamino_site.celery import app as celery_app
 from games import engine as game_engine
 from games import services
 from games.errors import GameError
@@ -39,9 +40,21 @@ log = logging.getLogger(__name__)
 PATIENCE = timedelta(minutes=15)
 
 
+def analyses_on_finish() -> bool:
+    """Whether a game is analysed as soon as it ends (``DIAMINO_ANALYSE_FINISHED_GAMES``).
+
+    Unset, only when a worker runs the tasks: eagerly, the analysis would run
+    inside the last move's request.
+    """
+    choice = settings.DIAMINO_ANALYSE_FINISHED_GAMES
+    if choice is None:
+        return not celery_app.conf.task_always_eager
+    return choice
+
+
 def analysis_after_commit(game: Game) -> None:
     """The game just finished (inside ``_play``): queue its analysis once it commits."""
-    if not settings.DIAMINO_ANALYSE_FINISHED_GAMES:
+    if not analyses_on_finish():
         return
     game.analysis_queued_at = timezone.now()
     game.save(update_fields=["analysis_queued_at"])
