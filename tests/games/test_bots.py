@@ -22,6 +22,7 @@ from notifications import periodic
 from notifications.models import Notification
 from ratings.models import Rating, RatingChange
 from rules.strategy import choose_move
+from tests.factories import make_player
 from tests.games.conftest import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -337,3 +338,18 @@ def test_a_game_with_a_computer_player_leaves_the_ratings_untouched(alice, bob, 
 def test_a_computer_players_page_does_not_exist(alice, client) -> None:
     bot = bot_seat(computer.game_against_computer(player=alice, mode="marque", level="debutant"))
     assert client.get(bot.player.get_absolute_url()).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_computers_left_alone_play_the_game_out_one_turn_after_another() -> None:
+    # Real commits: each computer's move commits and queues the next one, which
+    # eagerly runs in a loop rather than nested in the previous commit.
+    alice = make_player("alice")
+    game = services.game_create(creator=alice, mode="sans-marque", seats=3)
+    computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    computer.game_seat_bot(game_id=game.pk, by=alice, level="confirme")
+    services.game_resign(game_id=game.pk, player=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.moves.exclude(seat__player=alice).exists()
+    assert audit.game_check(game) == []
