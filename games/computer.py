@@ -308,14 +308,41 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
     changes) in a rated game, out of turn, with none left, or when the game
     has moved on. The search uses the player's own view only. A deadline
     already passed is applied first, as for a move.
+
+    The search runs between two short transactions, not under the game's
+    lock: it takes a fraction of a second, but seconds for a forty-tile hand,
+    and on SQLite a transaction that has locked a row holds every writer of
+    the site. The second transaction checks everything again before it
+    spends the hint, so two tabs asking at once spend one.
     """
-    return services._refuse_after_commit(
-        _hint_request(game_id=game_id, player=player, version=version)
+    turn = _hint_turn(game_id=game_id, player=player, version=version)
+    if isinstance(turn, GameError):
+        raise turn  # a time-out, committed
+    game, seat = turn
+    shown = current_hint(game, seat)
+    if shown is not None:
+        return shown
+    if hints_left(game, seat) < 1:
+        raise _no_hints_left()
+    best = best_moves(rules.view(game_engine.state_of(game), seat.position), 1)[0]
+    saved = _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
+    if isinstance(saved, GameError):
+        raise saved
+    return saved
+
+
+def _no_hints_left() -> GameError:
+    return GameError(
+        "no-hints-left",
+        _("You have used all your hints in this game (%(count)d).")
+        % {"count": settings.DIAMINO_HINTS_PER_GAME},
+        status=409,
     )
 
 
 @transaction.atomic
-def _hint_request(*, game_id: int, player: User, version: int) -> Hint | GameError:
+def _hint_turn(*, game_id: int, player: User, version: int) -> tuple[Game, Seat] | GameError:
+    """The game and the player's seat, if the player may have a hint now (the game locked)."""
     game = services._locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         raise not_running()
@@ -333,22 +360,20 @@ def _hint_request(*, game_id: int, player: User, version: int) -> Hint | GameErr
         raise GameError(
             "not-your-turn", _("You can ask for a hint only when it is your turn."), status=409
         )
+    return game, seat
+
+
+@transaction.atomic
+def _hint_save(*, game_id: int, player: User, version: int, hint: Hint) -> Hint | GameError:
+    turn = _hint_turn(game_id=game_id, player=player, version=version)
+    if isinstance(turn, GameError):
+        return turn
+    game, seat = turn
     shown = current_hint(game, seat)
     if shown is not None:
-        return shown
+        return shown  # another tab asked at the same moment: one hint spent
     if hints_left(game, seat) < 1:
-        raise GameError(
-            "no-hints-left",
-            _("You have used all your hints in this game (%(count)d).")
-            % {"count": settings.DIAMINO_HINTS_PER_GAME},
-            status=409,
-        )
-    # Searched under the game's lock (a fraction of a second, a few seconds for
-    # a forty-tile hand): the player to move is the one waiting for it, and the
-    # count cannot be spent twice by two tabs.
-    state = game_engine.state_of(game)
-    best = best_moves(rules.view(state, seat.position), 1)[0]
-    hint = Hint.of(best, version)
+        raise _no_hints_left()
     seat.hints_used += 1
     seat.hint = hint.as_data()
     seat.save(update_fields=["hints_used", "hint"])
