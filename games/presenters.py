@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.computer import Hint
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ class GameView:
     annulled_at: datetime | None = None
     rated: bool = True  # counts for the ratings; hints only where it does not
     bot_to_move: bool = False  # a computer player is to move: its reply comes in seconds
-    hint: Any = None  # games.computer.Hint: the viewer's hint at this move, if asked
+    hint: Hint | None = None  # the viewer's hint at this move, if they asked for one
     hints_left: int = 0  # the viewer's hints left (unrated games)
     # Finished games: "done", "pending" (a worker is on it) or "missing" (ask for it).
     analysis: str = ""
