@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.bots import USERNAME_PREFIX as BOT_USERNAME_PREFIX
 from accounts.models import User
 from accounts.services import DELETED_USERNAME_PREFIX
 
@@ -48,12 +49,13 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # "@" would make log-in by username look like log-in by email, and the
-        # prefix belongs to deleted accounts.
+        # prefixes belong to deleted accounts and to the computer players.
         if "@" in username:
             raise forms.ValidationError(_("A username cannot contain “@”."))
-        if username.lower().startswith(DELETED_USERNAME_PREFIX):
-            raise forms.ValidationError(
-                _("Usernames starting with “%(prefix)s” are reserved."),
-                params={"prefix": DELETED_USERNAME_PREFIX},
-            )
+        for prefix in (DELETED_USERNAME_PREFIX, BOT_USERNAME_PREFIX):
+            if username.lower().startswith(prefix):
+                raise forms.ValidationError(
+                    _("Usernames starting with “%(prefix)s” are reserved."),
+                    params={"prefix": prefix},
+                )
         return super().clean_username(username, shallow=shallow)

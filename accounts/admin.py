@@ -11,15 +11,18 @@ from accounts.models import User, Vacation
 class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Diamino", {"fields": ("display_name", "language", "time_zone", "deleted_at")}),
+        (
+            "Diamino",
+            {"fields": ("display_name", "language", "time_zone", "deleted_at", "bot_level")},
+        ),
         (
             _("Emails"),
             {"fields": ("turn_emails", "invitation_emails", "game_over_emails")},
         ),
     )
-    readonly_fields = ("deleted_at",)
+    readonly_fields = ("deleted_at", "bot_level")
     list_display = ("username", "email", "display_name", "language", "is_active", "deleted_at")
-    list_filter = (*UserAdmin.list_filter, "language", "turn_emails")
+    list_filter = (*UserAdmin.list_filter, "language", "turn_emails", "bot_level")
 
 
 @admin.register(Vacation)

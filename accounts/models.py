@@ -29,11 +29,22 @@ class EmailKind(models.TextChoices):
     ALL = "all", _("all")
 
 
+class BotLevel(models.TextChoices):
+    """How well a computer player plays (``rules.strategy.LEVELS``)."""
+
+    DEBUTANT = "debutant", _("beginner")
+    CONFIRME = "confirme", _("experienced")
+
+
 class User(AbstractUser):
     """A player. ``username`` is public; ``display_name`` is what others see.
 
     A deleted player keeps their row (finished games keep their seats) but loses
     every piece of personal data; ``deleted_at`` says when.
+
+    A computer player is a row like any other, so it takes seats and plays
+    moves through the same services; ``bot_level`` is set for it and blank for
+    people. It has no password and no email address (``accounts/bots.py``).
     """
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -59,15 +70,30 @@ class User(AbstractUser):
     invitation_emails = models.BooleanField(_("emails when I am invited to a game"), default=True)
     game_over_emails = models.BooleanField(_("emails when a game of mine ends"), default=True)
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
+    bot_level = models.CharField(
+        _("computer level"),
+        max_length=10,
+        choices=BotLevel.choices,
+        blank=True,
+        editable=False,
+        help_text=_("Set for computer players only."),
+    )
 
     def __str__(self) -> str:
         if self.deleted_at is not None:
             return gettext("Former player")
+        if self.bot_level:
+            # In the viewer's language, unlike the French display name stored for the admin.
+            return gettext("Computer (%(level)s)") % {"level": BotLevel(self.bot_level).label}
         return self.display_name or self.username
 
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
 
     def get_absolute_url(self) -> str:
         return reverse("accounts:player", kwargs={"username": self.username})

@@ -85,7 +85,8 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username=username)
+    # A computer player has no page: nothing about it is a person's.
+    player = get_object_or_404(User, username=username, bot_level="")
     if player.deleted_at is not None:
         return render(request, "accounts/former_player.html", {"player": player}, status=410)
     return render(request, "accounts/player.html", {"player": player})

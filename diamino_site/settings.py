@@ -9,6 +9,7 @@ mail written to the console and to ``data/mail/``. Production sets
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -143,6 +144,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
     # Time-outs at the deadline (R-END-4) and reminders before it.
     "games-clock": {"task": "notifications.clock", "schedule": 300.0, "options": {"expires": 290}},
+    # A computer player's turn whose task was lost (games/computer.py).
+    "games-bot-turns": {"task": "games.bot_sweep", "schedule": 60.0, "options": {"expires": 55}},
     # Daily digests, written at each player's local digest hour.
     "notifications-digests": {
         "task": "notifications.digests",
@@ -272,3 +275,19 @@ DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
 # An unchanged game answers 204 with no body, so a short interval is cheap;
 # tests use 1 second to see the page update by itself.
 DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=3600)
+
+# Computer players (games/computer.py, docs/COMPUTER.md). Seconds a computer
+# player waits before it answers (with a worker; eagerly it answers at once):
+# a reply in the same instant reads as a glitch, and the pause spreads the load.
+DIAMINO_BOT_DELAY_SECONDS = env_int("DIAMINO_BOT_DELAY_SECONDS", 2, minimum=0, maximum=60)
+# Hints per player and game, in unrated games only.
+DIAMINO_HINTS_PER_GAME = env_int("DIAMINO_HINTS_PER_GAME", 3, minimum=0, maximum=100)
+# Analyse each finished game in a worker as soon as it ends (games/analysis.py).
+# Unset (None): only when a worker runs the tasks. Eagerly the analysis (seconds
+# to a minute) would hold up the last move's page; players then ask for it with
+# a button on the finished game's page.
+DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
+    env_bool("DIAMINO_ANALYSE_FINISHED_GAMES", False)
+    if os.environ.get("DIAMINO_ANALYSE_FINISHED_GAMES", "").strip()
+    else None
+)

@@ -229,6 +229,7 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
     list_filter = (
         "status",
         "mode",
+        "rated",
         AnnulledFilter,
         ReportedFilter,
         "created_at",
@@ -253,10 +254,11 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
                     "review_links",
                     ("mode", "status", "end"),
                     ("layout", "tiles", "word_list"),
-                    ("seats_wanted", "days_per_move", "invitation_only"),
+                    ("seats_wanted", "days_per_move", "invitation_only", "rated"),
                     "creator",
                     ("created_at", "started_at", "finished_at"),
                     ("move_count", "to_move", "turn_started_at"),
+                    ("analysis_queued_at", "analysed_at"),
                     "reports",
                 )
             },
@@ -478,7 +480,7 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
-    private_fields = ("hand",)
+    private_fields = ("hand", "hint")  # a hint is made from the hand
     list_display = ("game", "position", "player", "status", "score", "is_winner", "rank")
     list_filter = ("status", "is_winner", "game__mode", "game__status")
     search_fields = ("=game__id", "player__username", "player__email", "player__display_name")

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 import rules
-from accounts.models import User
+from accounts.models import BotLevel, User
 from games.models import Mode
 
 _PLACEMENT = re.compile(r"^([A-Za-z][0-9]{1,2})=([A-Za-z?])$")
@@ -39,6 +39,11 @@ class CreateGameForm(forms.Form):
     invitation_only = forms.BooleanField(
         label=_("By invitation only"), required=False, help_text=_("Hidden from the lobby.")
     )
+    friendly = forms.BooleanField(
+        label=_("Friendly game"),
+        required=False,
+        help_text=_("Not rated; each player may ask for a few hints."),
+    )
     invite = forms.CharField(
         label=_("Invite players"),
         required=False,
@@ -47,7 +52,7 @@ class CreateGameForm(forms.Form):
 
     def clean_invite(self) -> list[User]:
         names = [n for n in re.split(r"[\s,;]+", self.cleaned_data.get("invite", "")) if n]
-        players = list(User.objects.filter(username__in=names, is_active=True))
+        players = list(User.objects.filter(username__in=names, is_active=True, bot_level=""))
         missing = sorted(set(names) - {p.username for p in players})
         if missing:
             raise forms.ValidationError(
@@ -73,10 +78,29 @@ class InviteForm(forms.Form):
 
     def clean_username(self) -> User:
         name = self.cleaned_data["username"].strip()
-        player = User.objects.filter(username=name, is_active=True).first()
+        player = User.objects.filter(username=name, is_active=True, bot_level="").first()
         if player is None:
             raise forms.ValidationError(_("No player is called %(name)s.") % {"name": name})
         return player
+
+
+class ComputerGameForm(forms.Form):
+    """ "Jouer contre l'ordinateur": a mode and a level, one click."""
+
+    mode = forms.ChoiceField(label=_("Game"), choices=Mode.choices, initial=Mode.MARQUE)
+    level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
+
+
+class SeatBotForm(forms.Form):
+    """The creator gives a free seat to a computer player of this level."""
+
+    level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
+
+
+class VersionForm(forms.Form):
+    """The move number the page was built at (a hint is for that position only)."""
+
+    version = forms.IntegerField(min_value=0)
 
 
 class MoveForm(forms.Form):

@@ -39,6 +39,10 @@ class Game(models.Model):
     seats_wanted = models.PositiveSmallIntegerField(_("number of seats"))
     days_per_move = models.PositiveSmallIntegerField(_("days per move"), default=3)
     invitation_only = models.BooleanField(_("by invitation only"), default=False)
+    # Whether the game counts for the ratings (``ratings.services.is_rated``):
+    # off for a friendly table, chosen at creation, and as soon as a computer
+    # player sits. Hints are allowed only where it is off.
+    rated = models.BooleanField(_("rated"), default=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -72,6 +76,10 @@ class Game(models.Model):
         verbose_name=_("annulled by"),
     )
     annulled_at = models.DateTimeField(_("annulled"), null=True, blank=True)
+    # The post-game analysis (``games/analysis.py``): when it was last asked of
+    # a worker, and when every move's ``analysis`` was stored.
+    analysis_queued_at = models.DateTimeField(_("analysis queued"), null=True, blank=True)
+    analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -106,6 +114,11 @@ class Seat(models.Model):
     score = models.IntegerField(_("score"), default=0)
     is_winner = models.BooleanField(_("winner"), default=False)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
+    # Hints (``games/computer.py``): how many the player asked for, and the last
+    # one with the move number it was given at, shown again until the player
+    # moves. Private, like the hand: it is made from the hand.
+    hints_used = models.PositiveSmallIntegerField(_("hints used"), default=0)
+    hint = models.JSONField(_("last hint"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position", "joined_at"]
@@ -140,6 +153,10 @@ class Move(models.Model):
     tiles_drawn = models.CharField(_("tiles drawn"), max_length=60, blank=True)  # private
     tiles_returned = models.CharField(_("tiles returned"), max_length=60, blank=True)  # private
     created_at = models.DateTimeField(_("played"), auto_now_add=True)
+    # Written once the game is over (``games/analysis.py``): the best move the
+    # computer finds from the mover's view, and what it and the move played
+    # would make. Null for moves not analysed (resignations, time-outs).
+    analysis = models.JSONField(_("analysis"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]

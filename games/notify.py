@@ -18,6 +18,12 @@ Who hears what:
 - game over (by any move, resignation or time-out): every player, with the
   result;
 - annulment: every player, with the moderators' reason.
+
+Computer players get nothing (``notification_write`` writes no row for them).
+A person playing alone against computer players started the game and plays
+it on the page, where the computers' replies appear within seconds: they get
+no "game started" email and no "your turn" after a computer's move (the
+reminder before the deadline, the digest and the game-over email still go).
 """
 
 from __future__ import annotations
@@ -59,9 +65,17 @@ def invitation(invitation: Invitation) -> None:
     )
 
 
+def _alone_with_computers(seats: list[Seat]) -> bool:
+    """One person at the table, every other seat a computer player's."""
+    return sum(not seat.player.is_bot for seat in seats) == 1
+
+
 def game_started(game: Game) -> None:
     """The table is full (or its creator started it): everyone learns who plays first."""
-    for seat in _seats(game):
+    seats = _seats(game)
+    if _alone_with_computers(seats):
+        return  # the one person just started it, and is on the page
+    for seat in seats:
         if seat.pk == game.to_move_id:
             _turn(game, seat)
         else:
@@ -87,7 +101,10 @@ def move_played(game: Game, move: Move) -> None:
             )
         return
     next_seat = next((s for s in seats if s.pk == game.to_move_id), None)
+    mover = next((s for s in seats if s.pk == move.seat_id), None)
     told_by_turn_email = None
+    if mover is not None and mover.player.is_bot and _alone_with_computers(seats):
+        next_seat = None  # the person sees the reply on the page they just played on
     if next_seat is not None and next_seat.player_id != move.seat.player_id:
         _turn(game, next_seat)
         if wants_email(next_seat.player, "turn"):

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.computer import Hint
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,7 @@ class SquareView:
     is_diable: bool = False  # the tile is a diable standing for ``letter``
     value: int | None = None  # the tile's points (0 for a diable)
     is_last_move: bool = False  # placed by the latest move
+    is_hint: bool = False  # an empty square the viewer's hint covers
 
     @property
     def accessible_name(self) -> str:
@@ -54,6 +59,31 @@ class SeatView:
     on_vacation: bool = False
     vacation_until: datetime | None = None  # with on_vacation: when the player is back
     final_hand: str | None = None  # revealed only when the game is over
+    is_bot: bool = False  # a computer player's seat
+
+
+@dataclass(frozen=True)
+class AnalysisView:
+    """Beside a move of a finished game: the best move the computer found from the mover's view.
+
+    ``gain`` and ``played_gain`` are what the best move and the move played
+    made at once: points avec marque, tiles out of the hand sans marque.
+    """
+
+    best: str
+    words: tuple[str, ...]
+    gain: int
+    played_gain: int
+    played_best: bool
+    others_points: int = 0
+
+    @property
+    def gain_count(self) -> int:
+        return abs(self.gain)
+
+    @property
+    def played_count(self) -> int:
+        return abs(self.played_gain)
 
 
 @dataclass(frozen=True)
@@ -65,6 +95,7 @@ class MoveView:
     words: tuple[str, ...]
     points: int
     played_at: datetime
+    analysis: AnalysisView | None = None  # finished and analysed games only
 
     @property
     def points_count(self) -> int:
@@ -103,6 +134,17 @@ class GameView:
     letter_values: dict[str, int] = field(default_factory=dict)
     annulled_reason: str = ""  # why staff annulled the game (status "annulled")
     annulled_at: datetime | None = None
+    rated: bool = True  # counts for the ratings; hints only where it does not
+    bot_to_move: bool = False  # a computer player is to move: its reply comes in seconds
+    hint: Hint | None = None  # the viewer's hint at this move, if they asked for one
+    hints_left: int = 0  # the viewer's hints left (unrated games)
+    # Finished games: "done", "pending" (a worker is on it) or "missing" (ask for it).
+    analysis: str = ""
+
+    @property
+    def can_ask_hint(self) -> bool:
+        """The hint button: the viewer's turn in an unrated game, a hint left or shown."""
+        return self.is_my_turn and not self.rated and (self.hints_left > 0 or self.hint is not None)
 
     @property
     def hand_by_slot(self) -> tuple[TileView | None, ...]:

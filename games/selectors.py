@@ -18,10 +18,18 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import clock
+from games import analysis, clock, computer
 from games import engine as game_engine
 from games.models import Game, Seat
-from games.presenters import DrawRound, GameView, MoveView, SeatView, SquareView, TileView
+from games.presenters import (
+    AnalysisView,
+    DrawRound,
+    GameView,
+    MoveView,
+    SeatView,
+    SquareView,
+    TileView,
+)
 
 SQUARE_KIND_NAMES = {".": "plain", "D": "start", "#": "black", "G": "green", "R": "red"}
 
@@ -37,7 +45,7 @@ def deadline_of(game: Game) -> datetime | None:
 
 def _profile_url(seat: Seat) -> str | None:
     player = seat.player
-    if getattr(player, "deleted_at", None) is not None or not player.is_active:
+    if getattr(player, "deleted_at", None) is not None or not player.is_active or player.is_bot:
         return None
     return reverse("accounts:player", args=[player.username])
 
@@ -52,10 +60,19 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     # this halved the query's cost, and it grows with every move.
     moves = list(
         game.moves.order_by("number").values_list(
-            "number", "seat_id", "kind", "notation", "words", "points", "created_at", "record"
+            "number",
+            "seat_id",
+            "kind",
+            "notation",
+            "words",
+            "points",
+            "created_at",
+            "analysis",
+            "record",
         )
     )
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
+    hint = computer.current_hint(game, me) if me is not None else None
     values = dict(config.tiles.values)
 
     state = rules.state_from_dict(game.state, config) if game.state else None
@@ -63,7 +80,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     board = state.board if state else "." * (layout.width * layout.height)
     last = _last_squares(moves[-1][-1]) if moves else set()
     columns = board_columns(config)
-    rows = board_rows(config, board, last)
+    rows = board_rows(config, board, last, set(hint.squares) if hint else set())
 
     now = timezone.now()
     # One query for every seated player's vacations: the badge and the deadline.
@@ -97,6 +114,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             on_vacation=back_at[s.pk] is not None,
             vacation_until=back_at[s.pk],
             final_hand="".join(state.hands[s.position]) if (state and over) else None,
+            is_bot=s.player.is_bot,
         )
         for k, s in enumerate(seats)
     )
@@ -109,6 +127,15 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             for k, t in enumerate(state.hands[me.position])
         )
     by_pk = {s.pk: seat_name(s) for s in seats}
+    # Only once the game is finished: the analysis judges moves with what each
+    # player knew, and it is written only then anyway.
+    finished = game.status == Game.Status.FINISHED
+    if not finished:
+        analysis_state = ""
+    elif game.analysed_at is not None:
+        analysis_state = "done"
+    else:
+        analysis_state = "pending" if analysis.analysis_pending(game, now) else "missing"
     return GameView(
         version=game.move_count,
         mode=game.mode,
@@ -130,8 +157,9 @@ def game_view(game: Game, viewer: User | None) -> GameView:
                 words=tuple(words),
                 points=points,
                 played_at=played_at,
+                analysis=_analysis_view(analysed) if finished and analysed else None,
             )
-            for number, seat_id, kind, notation, words, points, played_at, _record in moves
+            for number, seat_id, kind, notation, words, points, played_at, analysed, _ in moves
         ),
         first_player_draw=tuple(
             DrawRound(tuple((by_pk.get(pk, "?"), tile) for pk, tile in round_))
@@ -144,6 +172,22 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         letter_values=values,
         annulled_reason=game.annulled_reason,
         annulled_at=game.annulled_at,
+        rated=game.rated,
+        bot_to_move=to_move is not None and to_move.player.is_bot and not over,
+        hint=hint,
+        hints_left=computer.hints_left(game, me) if me is not None else 0,
+        analysis=analysis_state,
+    )
+
+
+def _analysis_view(data: dict[str, Any]) -> AnalysisView:
+    return AnalysisView(
+        best=data["best"],
+        words=tuple(data.get("words", ())),
+        gain=data.get("gain", 0),
+        played_gain=data.get("played_gain", 0),
+        played_best=data.get("played_best", False),
+        others_points=data.get("others_points", 0),
     )
 
 
@@ -153,16 +197,18 @@ def board_columns(config: rules.GameConfig) -> tuple[str, ...]:
 
 
 def board_rows(
-    config: rules.GameConfig, board: str, last: set[str]
+    config: rules.GameConfig, board: str, last: set[str], hinted: set[str] | None = None
 ) -> tuple[tuple[SquareView, ...], ...]:
-    """The board's squares row by row; ``last`` names the squares the latest move filled.
+    """The board's squares row by row; ``last`` names the squares the latest move filled,
+    ``hinted`` the empty squares the viewer's hint would fill.
 
     Shared by the game page and the staff replay, so both draw the same board.
     """
     layout = config.layout
     values = dict(config.tiles.values)
+    hinted = hinted or set()
     squares = [
-        SquareView(name=name, col=c, row=r, kind=kind)
+        SquareView(name=name, col=c, row=r, kind=kind, is_hint=name in hinted)
         if ch == "."
         else SquareView(
             name=name,

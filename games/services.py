@@ -66,8 +66,13 @@ def game_create(
     days_per_move: int = 3,
     invitation_only: bool = False,
     invitees: Iterable[User] = (),
+    rated: bool = True,
 ) -> Game:
-    """Open a table; the creator takes the first seat."""
+    """Open a table; the creator takes the first seat.
+
+    ``rated=False``: a friendly table, left out of the ratings, where hints
+    are allowed (``games/computer.py``).
+    """
     _require_player(creator)
     if mode not in Mode.values:
         raise GameError("bad-mode", _("Choose avec marque or sans marque."))
@@ -85,6 +90,7 @@ def game_create(
         seats_wanted=seats,
         days_per_move=days_per_move,
         invitation_only=invitation_only,
+        rated=rated,
         creator=creator,
         word_list=game_engine.current_word_list_id(),
     )
@@ -97,7 +103,7 @@ def game_create(
 def _invite(game: Game, by: User, invitee: User) -> Invitation:
     if invitee == by or game.seats.filter(player=invitee).exists():
         raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
-    if not invitee.is_active:
+    if not invitee.is_active or invitee.is_bot:  # a computer player is seated, not invited
         raise GameError("no-player", _("There is no such player."), status=404)
     invitation, created = Invitation.objects.get_or_create(
         game=game, invitee=invitee, defaults={"invited_by": by}
@@ -182,7 +188,7 @@ def game_start(*, game_id: int, by: User, rng: random.Random | None = None) -> G
 
 def _start(game: Game, rng: random.Random) -> None:
     """First-player draw (R-SETUP-1), seating in play order, deal (R-SETUP-4)."""
-    seats = list(game.seats.order_by("joined_at", "pk"))
+    seats = list(game.seats.select_related("player").order_by("joined_at", "pk"))
     started = game_engine.start(game, len(seats), rng)
     for position, index in enumerate(started.rotation):
         seat = seats[index]
@@ -200,9 +206,10 @@ def _start(game: Game, rng: random.Random) -> None:
     game.seats_wanted = len(seats)
     game.save()
     game.invitations.filter(status=Invitation.Status.PENDING).delete()
-    from games import notify
+    from games import computer, notify
 
     notify.game_started(game)
+    computer.bot_turn_after_commit(game)
 
 
 # --- moves ---------------------------------------------------------------------
@@ -231,8 +238,12 @@ def _seat_of(game: Game, player: User) -> Seat:
 
 
 def _seats_and_mine(game: Game, player: User) -> tuple[list[Seat], Seat]:
-    """Every seat of the game and the player's: one query, and ``_play`` needs them all."""
-    seats = list(game.seats.all())
+    """Every seat of the game and the player's: one query, and ``_play`` needs them all.
+
+    With their players: whether the next to move is a computer player decides
+    a time-out (never) and the turn's task (``computer.bot_turn_after_commit``).
+    """
+    seats = list(game.seats.select_related("player"))
     seat = next((s for s in seats if s.player_id == player.pk), None)
     if seat is None:
         raise not_a_player()
@@ -333,9 +344,9 @@ def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         return None
-    seat = game.seats.get(pk=seat_id)
+    seat = game.seats.select_related("player").get(pk=seat_id)
     state = game_engine.state_of(game)
-    if seat.status != Seat.Status.ACTIVE or state.turn != seat.position:
+    if seat.status != Seat.Status.ACTIVE or state.turn != seat.position or seat.player.is_bot:
         return None
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng())
 
@@ -349,7 +360,9 @@ def _time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
     clock). Vacations are read here, after the lock (``games/clock.py``).
     """
     seat = next((s for s in seats if s.pk == game.to_move_id), None)
-    if seat is None or not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
+    if seat is None or seat.player.is_bot:  # a computer player's turn is a task, never late
+        return None
+    if not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
         return None
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng(), seats)
 
@@ -410,11 +423,14 @@ def _play(
         game.turn_started_at = now
     game.to_move = to_move
     game.save(update_fields=[*changed, "to_move"])
-    from games import notify
+    from games import analysis, computer, notify
 
     notify.move_played(game, row)
     if result is not None:
         signals.game_finished.send(sender=Game, game=game)
+        analysis.analysis_after_commit(game)
+    else:
+        computer.bot_turn_after_commit(game)
     return row
 
 
@@ -432,7 +448,7 @@ def _save_seats(
     result = state.result
     places = rules.ranks(state) if result is not None else None
     if seats is None:
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("player"))
     for seat in seats:
         position = seat.position
         before = tuple(getattr(seat, name) for name in SEAT_FIELDS)

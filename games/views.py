@@ -22,11 +22,23 @@ from django.views.decorators.http import require_GET, require_POST
 
 import rules
 from accounts.permissions import player_required
+from games import analysis, computer, selectors, services
 from games import engine as game_engine
-from games import selectors, services
 from games.errors import GameError
-from games.forms import ChatForm, CreateGameForm, InviteForm, MoveForm
+from games.forms import (
+    ChatForm,
+    ComputerGameForm,
+    CreateGameForm,
+    InviteForm,
+    MoveForm,
+    SeatBotForm,
+    VersionForm,
+)
 from games.models import Game
+
+# How often a page waiting for a computer player's reply looks for it: the
+# reply comes within seconds (``DIAMINO_BOT_DELAY_SECONDS`` plus the search).
+BOT_POLL_SECONDS = 2
 
 
 def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
@@ -37,7 +49,19 @@ def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
 def _urls(game: Game) -> dict[str, str]:
     return {
         name: reverse(f"games:{name}", args=[game.pk])
-        for name in ("page", "preview", "play", "resign", "chat", "record", "join", "leave")
+        for name in (
+            "page",
+            "preview",
+            "play",
+            "resign",
+            "chat",
+            "record",
+            "join",
+            "leave",
+            "hint",
+            "analyse",
+            "seat_bot",
+        )
     } | {"check_word": reverse("games:check_word")}
 
 
@@ -62,7 +86,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"tables": selectors.open_tables(viewer), "form": CreateGameForm()},
+        {
+            "tables": selectors.open_tables(viewer),
+            "form": CreateGameForm(),
+            "computer_form": ComputerGameForm(),
+        },
     )
 
 
@@ -91,7 +119,11 @@ def create(request: HttpRequest) -> HttpResponse:
         return render(
             request,
             "games/lobby.html",
-            {"tables": selectors.open_tables(viewer), "form": form},
+            {
+                "tables": selectors.open_tables(viewer),
+                "form": form,
+                "computer_form": ComputerGameForm(),
+            },
             status=400,
         )
     try:
@@ -102,6 +134,27 @@ def create(request: HttpRequest) -> HttpResponse:
             days_per_move=form.cleaned_data["days_per_move"],
             invitation_only=form.cleaned_data["invitation_only"],
             invitees=form.cleaned_data["invite"],
+            rated=not form.cleaned_data["friendly"],
+        )
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    return redirect("games:page", game.pk)
+
+
+@player_required
+@require_POST
+def against_computer(request: HttpRequest) -> HttpResponse:
+    """ "Jouer contre l'ordinateur": a started game against a computer player, in one click."""
+    form = ComputerGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a game and a level."))
+        return redirect("games:lobby")
+    try:
+        game = computer.game_against_computer(
+            player=request.user,
+            mode=form.cleaned_data["mode"],
+            level=form.cleaned_data["level"],
         )
     except GameError as exc:
         messages.error(request, exc.message)
@@ -143,6 +196,21 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
+@player_required
+@require_POST
+def seat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = SeatBotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the computer's level: beginner or experienced."))
+        return redirect("games:page", game_id)
+    level = form.cleaned_data["level"]
+    return _table_action(
+        request,
+        game_id,
+        lambda: computer.game_seat_bot(game_id=game_id, by=request.user, level=level),
+    )
+
+
 @login_required
 @require_POST
 def invite(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -171,9 +239,11 @@ def page(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status == Game.Status.OPEN:
         return render(request, "games/table.html", _table_context(request, game))
     context = _game_context(request, game)
-    template = (
-        "games/game.html#game_area" if request.htmx and since is not None else "games/game.html"
-    )
+    template = "games/game.html"
+    if request.htmx and since is not None:
+        template = "games/game.html#game_area"
+    elif request.htmx and "historique" in request.GET:
+        template = "games/game.html#history"  # a finished game's history, polled for its analysis
     return render(request, template, context)
 
 
@@ -186,6 +256,7 @@ def _table_context(request: HttpRequest, game: Game) -> dict:
         "is_creator": game.creator_id == request.user.pk,
         "invitations": list(game.invitations.select_related("invitee")),
         "urls": _urls(game),
+        "bot_form": SeatBotForm(),
     }
 
 
@@ -203,7 +274,8 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
             lambda: list(game.chat_messages.select_related("author").order_by("-pk")[:50])[::-1]
         ),
         "chat_form": ChatForm(),
-        "poll_seconds": settings.DIAMINO_POLL_SECONDS,
+        "poll_seconds": BOT_POLL_SECONDS if view.bot_to_move else settings.DIAMINO_POLL_SECONDS,
+        "history_poll_seconds": settings.DIAMINO_POLL_SECONDS,
     }
     if view.over:
         context["replay_json"] = selectors.replay_steps(game)
@@ -256,7 +328,15 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
-    """The new game area for htmx (``game`` is the row the service saved), else the page."""
+    """The new game area for htmx (``game`` is the row the service saved), else the page.
+
+    When the turn went to a computer player, the row is read again: with eager
+    tasks (or a quick worker) its reply is already played, and the answer
+    shows it rather than a page that would wait for the next poll.
+    """
+    seat = game.to_move
+    if seat is not None and Game.to_move.is_cached(game) and seat.player.is_bot:
+        game = Game.objects.get(pk=game.pk)
     if request.htmx:
         return render(request, "games/game.html#game_area", _game_context(request, game))
     return redirect("games:page", game.pk)
@@ -271,6 +351,41 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
     return _after_move(request, resigned.game)
+
+
+@login_required
+@require_POST
+def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The best move for the player to move (unrated games): shown in the game area."""
+    game = get_object_or_404(Game, pk=game_id)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return _error_response(request, game, _("Reload the page and ask again."), 400)
+    try:
+        computer.hint_request(
+            game_id=game_id, player=request.user, version=form.cleaned_data["version"]
+        )
+    except GameError as exc:
+        return _error_response(request, game, str(exc.message), exc.status)
+    game.refresh_from_db()
+    if request.htmx:
+        return render(request, "games/game.html#game_area", _game_context(request, game))
+    return redirect("games:page", game.pk)
+
+
+@login_required
+@require_POST
+def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A seated player asks for the finished game's analysis (when none is on its way)."""
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        analysis.analysis_request(game_id=game_id, player=request.user)
+    except GameError as exc:
+        return _error_response(request, game, str(exc.message), exc.status)
+    game.refresh_from_db()
+    if request.htmx:
+        return render(request, "games/game.html#history", _game_context(request, game))
+    return redirect("games:page", game.pk)
 
 
 @login_required

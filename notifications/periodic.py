@@ -82,10 +82,15 @@ def _turns_older_than(now: datetime, lead: Callable[[int], timedelta]) -> QueryS
     """Running games whose turn is at least ``days - lead(days)`` old.
 
     A lower bound found in SQL: vacations only push a deadline later, so the
-    exact deadline is computed in Python for these candidates only.
+    exact deadline is computed in Python for these candidates only. A computer
+    player's turn is never late (nor reminded): its task plays it, and a lost
+    task is queued again (``games.computer.bot_turns_requeue``).
     """
     running = Game.objects.filter(
-        status=Game.Status.RUNNING, to_move__isnull=False, turn_started_at__isnull=False
+        status=Game.Status.RUNNING,
+        to_move__isnull=False,
+        turn_started_at__isnull=False,
+        to_move__player__bot_level="",
     )
     condition = Q(pk__in=[])
     for days in set(running.values_list("days_per_move", flat=True)):

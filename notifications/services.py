@@ -65,9 +65,13 @@ def notification_write(
     """Record one notification, once per ``key``; queue its sending after commit.
 
     A recipient who does not want it gets a row all the same, marked skipped
-    with the reason, so the admin shows why no email went. Returns None when
-    the key was written before; any other integrity error is raised.
+    with the reason, so the admin shows why no email went. A computer player
+    gets no row at all: it has no address, and its turns are Celery tasks
+    (``games/computer.py``). Returns None when the key was written before, or
+    for a computer player; any other integrity error is raised.
     """
+    if recipient.is_bot:
+        return None
     reason = why_not(recipient, kind)
     try:
         # A savepoint: a taken key must not break the caller's transaction.

@@ -7,7 +7,10 @@ same query). Statistics are never stored: they are aggregated from the seats
 of finished games, so an annulled game (status ``annulled``) leaves them at
 once. Players who deleted their account ("Ancien joueur") and deactivated
 accounts (``is_active`` off: a banned cheater) are left out of the
-leaderboards; their games still count for the players they met.
+leaderboards; their games still count for the players they met. Computer
+players are never on a leaderboard, and the statistics leaderboard counts
+rated games only, like the ratings: a friendly game or a game against the
+computer is practice (the player page's own statistics count every game).
 """
 
 from __future__ import annotations
@@ -111,18 +114,22 @@ def seat_aggregates(prefix: str = "") -> dict[str, Aggregate]:
 def marque_leaderboard(query: StatsQuery) -> QuerySet[User]:
     """One row per player with enough finished avec-marque games: a ``User`` annotated
     with games, wins, win_rate, best, average and total, in the query's order."""
-    seats = Q(seats__game__status=Game.Status.FINISHED, seats__game__mode=Mode.MARQUE)
+    seats = Q(
+        seats__game__status=Game.Status.FINISHED,
+        seats__game__mode=Mode.MARQUE,
+        seats__game__rated=True,
+    )
     start = period_start(query.period)
     if start is not None:
         seats &= Q(seats__game__finished_at__gte=start)
     if query.table_size is not None:
         seats &= Q(seats__game__seats_wanted=query.table_size)
     return (
-        User.objects.filter(seats, deleted_at__isnull=True, is_active=True)
+        User.objects.filter(seats, deleted_at__isnull=True, is_active=True, bot_level="")
         .annotate(**seat_aggregates("seats__"))
         .annotate(win_rate=Cast("wins", FloatField()) / Cast("games", FloatField()))
         .filter(games__gte=query.min_games)
-        .only("username", "display_name", "deleted_at")
+        .only("username", "display_name", "deleted_at", "bot_level")
         .order_by(*query.order)
     )
 
@@ -130,7 +137,7 @@ def marque_leaderboard(query: StatsQuery) -> QuerySet[User]:
 def rating_leaderboard(mode: str, *, include_provisional: bool = False) -> QuerySet[Rating]:
     """Ratings of ``mode``, best first by ordinal (mu − 3σ: the cautious estimate)."""
     ratings = Rating.objects.filter(
-        mode=mode, player__deleted_at__isnull=True, player__is_active=True
+        mode=mode, player__deleted_at__isnull=True, player__is_active=True, player__bot_level=""
     )
     if not include_provisional:
         ratings = ratings.filter(games__gte=PROVISIONAL_GAMES)

@@ -44,10 +44,13 @@ def is_rated(game: Game) -> bool:
     """Whether ``game`` counts for the ratings. The one place that decides.
 
     Finished (never open, running or annulled) games of either mode, 2 to 8
-    players. Later rules (computer opponents, hints) belong here too.
+    players, and rated (``Game.rated``): not a friendly table, and no computer
+    player ever sat at it. Hints are allowed only in unrated games, so a game
+    with hints is never rated either.
     """
     return (
-        game.status == Game.Status.FINISHED
+        game.rated
+        and game.status == Game.Status.FINISHED
         and game.finished_at is not None
         and game.mode in Mode.values
         and MIN_PLAYERS <= game.seats_wanted <= MAX_PLAYERS

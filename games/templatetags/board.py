@@ -33,11 +33,12 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
 
     Needs the labels the board partial defines: ``t_empty``, ``t_diable``,
     ``t_last``, ``t_start``, ``t_black``, ``t_green``, ``t_red`` and ``t_letter``
-    (``"letter %(letter)s"`` translated).
+    (``"letter %(letter)s"`` translated); ``t_hint`` for squares a hint covers.
     """
     empty = conditional_escape(context["t_empty"])
     diable = conditional_escape(context["t_diable"])
     last = conditional_escape(context["t_last"])
+    hint = conditional_escape(context.get("t_hint", ""))
     letter_label = str(conditional_escape(context["t_letter"]))
     kinds = {kind: f"{conditional_escape(context[var])}, " for kind, var in KIND_LABELS.items()}
     out = []
@@ -62,9 +63,13 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
             data_letter = f' data-letter="{letter}"'
         else:
             label = f"{kinds.get(sq.kind, '')}{empty}"
+            if sq.is_hint:
+                label += f", {hint}"
             tile = data_letter = ""
         if sq.is_last_move:
             classes += " last-move"
+        if sq.is_hint:
+            classes += " hint-square"
         out.append(
             f'<div role="gridcell" tabindex="-1" class="{classes}" data-square="{name}" '
             f'data-kind="{kind}"{data_letter} aria-label="{name}, {label}">'

@@ -1,0 +1,25 @@
+"""Celery tasks of the games app: they take ids, read fresh rows, and are safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import analysis, computer
+
+
+@shared_task(name="games.bot_move", ignore_result=True)
+def bot_move(game_id: int, version: int) -> bool:
+    """A computer player's move at ``version``; nothing if the game has moved on."""
+    return computer.bot_turn_play(game_id=game_id, version=version) is not None
+
+
+@shared_task(name="games.bot_sweep", ignore_result=True)
+def bot_sweep() -> int:
+    """Queue again the computer players' turns whose task was lost."""
+    return computer.bot_turns_requeue()
+
+
+@shared_task(name="games.analyse", ignore_result=True)
+def analyse_game(game_id: int) -> bool:
+    """The post-game analysis of a finished game (``games/analysis.py``)."""
+    return analysis.game_analyse(game_id=game_id)

@@ -1,0 +1,52 @@
+"""A person plays the computer in Chromium: one click, a hint, and the reply without a reload."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Game, Seat
+from tests.browser import pages
+from tests.browser.pages import expect
+from tests.factories import make_player
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_player_starts_a_game_against_the_computer_asks_a_hint_and_sees_the_reply(
+    browse, transactional_db
+) -> None:
+    page = browse(make_player("alice"))
+    page.goto("/parties/")
+    form = page.locator("form.computer-form")
+    form.locator('select[name="mode"]').select_option("marque")
+    form.locator('select[name="level"]').select_option("debutant")
+    form.get_by_role("button", name="Jouer contre l’ordinateur").click()
+
+    # The game has started; if the computer drew first, it has played already.
+    pages.wait_for_my_turn(page)
+    expect(page.locator(".seat-list .badge.bot")).to_contain_text("ordinateur")
+    expect(page.get_by_role("heading", name=re.compile("Partie"))).to_contain_text("non classée")
+
+    # A hint: the best move for the player's own tiles, its squares outlined.
+    page.get_by_role("button", name="Indice (3 restants)").click()
+    hint = page.locator(".hint-move")
+    expect(hint).to_contain_text("Meilleur coup")
+    expect(page.locator(".hint-box")).to_contain_text("2 indices restants")
+    stored = Seat.objects.get(player__username="alice").hint
+    # The deal is random: the best move may be an exchange, which covers no square.
+    expect(page.locator("#board .hint-square")).to_have_count(len(stored["squares"]))
+    if stored["squares"]:
+        expect(page.locator("#board .hint-square").first).to_be_visible()
+
+    # The player passes; the answer already holds the computer's reply.
+    before = pages.version(page)
+    move_form = page.locator("#move-form")
+    move_form.locator("details.confirm summary").click()
+    move_form.locator('button[name="action"][value="pass"]').click()
+    pages.expect_version(page, before + 2)
+    pages.wait_for_my_turn(page)
+    expect(page.locator("#history .move")).to_have_count(before + 2)
+    game = Game.objects.get()
+    assert game.move_count == before + 2 and not game.rated

@@ -1,0 +1,212 @@
+"""The analysis of a finished game: the best move for each turn, shown beside the history."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+import rules
+from games import analysis, computer, services, tasks
+from games import engine as game_engine
+from games.errors import GameError
+from games.models import Game, Move
+from tests.factories import make_player
+from tests.games.test_bots import person_moves
+
+pytestmark = pytest.mark.django_db
+
+ANALYSED_KINDS = (Move.Kind.PLACE, Move.Kind.EXCHANGE, Move.Kind.PASS)
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks) -> Callable[[], AbstractContextManager[None]]:
+    @contextmanager
+    def run() -> Iterator[None]:
+        with django_capture_on_commit_callbacks(execute=True):
+            yield
+
+    return run
+
+
+def finished_game(alice, committed, mode: str = "marque") -> Game:
+    """A short game against the computer: three moves each, then the person resigns.
+
+    Short because the analysis takes a fraction of a second to seconds a move;
+    whole games are played in ``test_bots.py``.
+    """
+    game = computer.game_against_computer(player=alice, mode=mode, level="debutant")
+    if mode == "sans-marque":
+        trim_hands(game, 12)
+    if game.to_move.player != alice:
+        with committed():
+            tasks.bot_move(game.pk, game.move_count)
+    game = person_moves(game, alice, committed, random.Random(5), limit=3)
+    if game.status == Game.Status.RUNNING:
+        with committed():
+            services.game_resign(game_id=game.pk, player=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def trim_hands(game: Game, size: int) -> None:
+    """Deal ``size`` tiles a hand, the rest back in the reserve (test-only, like ``rig``).
+
+    Sans marque deals far more than twelve tiles, and the first moves of a big
+    hand take seconds each to analyse.
+    """
+    state = game_engine.state_of(game)
+    rest = [t for hand in state.hands for t in hand[size:]] + list(state.reserve)
+    random.Random(2).shuffle(rest)
+    hands = ["".join(hand[:size]) for hand in state.hands]
+    trimmed = rules.new_game(state.config, hands, rest)
+    game.setup = {"hands": hands, "reserve": "".join(trimmed.reserve)}
+    game.state = rules.state_to_dict(trimmed)
+    game.save(update_fields=["setup", "state"])
+    for seat in game.seats.all():
+        seat.hand = hands[seat.position]
+        seat.save(update_fields=["hand"])
+
+
+def client_for(user) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("mode", ["marque", "sans-marque"])
+def test_a_game_that_ends_is_analysed_move_by_move_by_a_worker(
+    alice, committed, settings, mode
+) -> None:
+    settings.DIAMINO_ANALYSE_FINISHED_GAMES = True
+    game = finished_game(alice, committed, mode)
+    assert game.analysed_at is not None and game.analysis_queued_at is not None
+    moves = list(game.moves.order_by("number"))
+    analysed = [m for m in moves if m.kind in ANALYSED_KINDS]
+    assert analysed and all(m.analysis is not None for m in analysed)
+    for move in analysed:
+        data = move.analysis
+        assert data["best"] and isinstance(data["gain"], int)
+        assert isinstance(data["played_best"], bool) and data["missed"] >= 0
+    # The gain shown is points avec marque, tiles out of the hand sans marque.
+    key = "points" if mode == "marque" else "tiles"
+    assert all(m.analysis["gain"] == m.analysis[key] for m in analysed)
+
+
+def test_the_finished_game_shows_the_best_move_beside_each_move(alice, committed, settings) -> None:
+    settings.DIAMINO_ANALYSE_FINISHED_GAMES = True
+    game = finished_game(alice, committed)
+    html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert "le meilleur coup que l’ordinateur trouve" in html
+    shown = html.count('class="move-analysis')
+    assert shown == game.moves.filter(analysis__isnull=False).count() > 0
+    missed = game.moves.filter(analysis__played_best=False).first()
+    if missed is not None:
+        assert missed.analysis["best"] in html
+        assert "Meilleur coup :" in html
+
+
+def test_the_analysis_uses_only_what_each_mover_saw(alice, committed, monkeypatch) -> None:
+    game = finished_game(alice, committed)
+    seen = []
+    from rules import analysis as rules_analysis
+
+    best_moves = rules_analysis.best_moves
+
+    def capture(view, n=1):
+        seen.append(view)
+        return best_moves(view, n)
+
+    monkeypatch.setattr(rules_analysis, "best_moves", capture)
+    assert analysis.game_analyse(game_id=game.pk) is True
+    assert seen and all(isinstance(view, rules.PlayerView) for view in seen)
+    assert all(view.hands is None and view.hand is not None for view in seen)
+
+
+def test_analysing_twice_writes_once(alice, committed) -> None:
+    game = finished_game(alice, committed)
+    assert tasks.analyse_game(game.pk) is True
+    game.refresh_from_db()
+    stamp = game.analysed_at
+    assert tasks.analyse_game(game.pk) is False
+    game.refresh_from_db()
+    assert game.analysed_at == stamp
+
+
+def test_an_annulled_game_is_not_analysed(alice, committed) -> None:
+    game = finished_game(alice, committed)
+    staff = make_player("sam", is_staff=True)
+    services.game_annul(game_id=game.pk, by=staff, reason="test")
+    assert tasks.analyse_game(game.pk) is False
+    assert not Move.objects.filter(game=game, analysis__isnull=False).exists()
+    with pytest.raises(GameError) as error:
+        analysis.analysis_request(game_id=game.pk, player=alice)
+    assert error.value.code == "not-finished"
+    html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert "Analyser la partie" not in html and 'class="move-analysis' not in html
+
+
+def test_a_running_game_is_not_analysed(alice, committed) -> None:
+    with committed():
+        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+    assert tasks.analyse_game(game.pk) is False
+    with pytest.raises(GameError):
+        analysis.analysis_request(game_id=game.pk, player=alice)
+
+
+def test_without_a_worker_a_player_asks_for_the_analysis_on_the_page(alice, committed) -> None:
+    # The embedded default: no analysis at the end, which would hold up the last move.
+    game = finished_game(alice, committed)
+    assert game.analysis_queued_at is None and game.analysed_at is None
+    client = client_for(alice)
+    page = reverse("games:page", args=[game.pk])
+    assert "Analyser la partie" in client.get(page).content.decode()
+    with committed():
+        response = client.post(reverse("games:analyse", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert 'id="history"' in response.content.decode()
+    game.refresh_from_db()
+    assert game.analysed_at is not None
+    assert 'class="move-analysis' in client.get(page).content.decode()
+
+
+def test_only_a_seated_player_asks_for_the_analysis(alice, committed) -> None:
+    game = finished_game(alice, committed)
+    outsider = make_player("oscar")
+    with pytest.raises(GameError) as error:
+        analysis.analysis_request(game_id=game.pk, player=outsider)
+    assert error.value.code == "not-a-player"
+    html = client_for(outsider).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert "Analyser la partie" not in html
+    game.refresh_from_db()
+    assert game.analysis_queued_at is None
+
+
+def test_while_the_analysis_runs_the_history_says_so_and_polls(alice, committed) -> None:
+    game = finished_game(alice, committed)
+    Game.objects.filter(pk=game.pk).update(analysis_queued_at=timezone.now())
+    client = client_for(alice)
+    page = reverse("games:page", args=[game.pk])
+    html = client.get(page).content.decode()
+    assert "Analyse en cours" in html and "?historique=1" in html
+    fragment = client.get(page + "?historique=1", HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.lstrip().startswith('<section class="card history" id="history"')
+    # Asked again meanwhile: nothing more is queued.
+    analysis.analysis_request(game_id=game.pk, player=alice)
+    assert Game.objects.get(pk=game.pk).analysed_at is None
+
+
+def test_an_analysis_lost_on_its_way_can_be_asked_for_again(alice, committed) -> None:
+    game = finished_game(alice, committed)
+    Game.objects.filter(pk=game.pk).update(
+        analysis_queued_at=timezone.now() - analysis.PATIENCE - timedelta(minutes=1)
+    )
+    html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert "Analyser la partie" in html

@@ -1,0 +1,123 @@
+"""The pages of computer players: one click from the lobby, a seat at a table, the reply shown."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import rules
+from games import computer, services
+from games import engine as game_engine
+from games.models import Game, Seat
+from rules.strategy import choose_move
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user, language: str = "fr") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def test_the_lobby_offers_to_play_against_the_computer(alice) -> None:
+    html = client_for(alice).get(reverse("games:lobby")).content.decode()
+    assert "Jouer contre l’ordinateur" in html
+    assert 'action="/parties/contre-l-ordinateur/"' in html
+    assert "débutant" in html and "confirmé" in html
+    assert "Partie amicale" in html  # the create form's unrated option
+
+
+def test_one_click_starts_a_game_against_the_computer(alice) -> None:
+    client = client_for(alice)
+    response = client.post(
+        reverse("games:against_computer"), {"mode": "sans-marque", "level": "confirme"}
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/parties/{game.pk}/"
+    assert game.status == Game.Status.RUNNING and game.mode == "sans-marque" and not game.rated
+    html = client.get(response["Location"]).content.decode()
+    assert "Ordinateur (confirmé)" in html
+    assert 'class="badge bot"' in html and "ordinateur</span>" in html
+    assert "/joueurs/ordinateur-" not in html  # no profile link for a computer player
+    alice.language = "en"  # the pages follow the player's language
+    alice.save(update_fields=["language"])
+    english = client_for(alice, "en").get(response["Location"]).content.decode()
+    assert "Computer (experienced)" in english
+
+
+def test_a_player_who_has_not_confirmed_their_address_cannot_play_the_computer() -> None:
+    newcomer = make_player("newcomer", verified=False)
+    response = client_for(newcomer).post(
+        reverse("games:against_computer"), {"mode": "marque", "level": "debutant"}
+    )
+    assert response.status_code == 302 and not Game.objects.exists()
+
+
+def test_the_creator_gives_a_free_seat_to_the_computer_from_the_table_page(alice, bob) -> None:
+    game = services.game_create(creator=alice, mode="sans-marque", seats=3)
+    services.game_join(game_id=game.pk, player=bob)
+    page = reverse("games:page", args=[game.pk])
+    assert "Donner une place libre à l’ordinateur" in client_for(alice).get(page).content.decode()
+    assert "Donner une place libre" not in client_for(bob).get(page).content.decode()
+
+    response = client_for(bob).post(
+        reverse("games:seat_bot", args=[game.pk]), {"level": "debutant"}
+    )
+    assert response.status_code == 302
+    assert not Seat.objects.filter(game=game, player__bot_level__gt="").exists()
+
+    client_for(alice).post(reverse("games:seat_bot", args=[game.pk]), {"level": "debutant"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and not game.rated
+    html = client_for(bob).get(page).content.decode()
+    assert "Ordinateur (débutant)" in html and "non classée" in html
+
+
+def test_the_game_page_with_a_computer_player_costs_a_bounded_number_of_queries(
+    alice, django_assert_max_num_queries
+) -> None:
+    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+    client = client_for(alice)
+    with django_assert_max_num_queries(14):
+        response = client.get(reverse("games:page", args=[game.pk]))
+    assert response.status_code == 200
+
+
+def _fields(move: rules.Move, version: int) -> dict[str, str | int]:
+    if isinstance(move, rules.Place):
+        placements = ",".join(f"{square}={letter}" for square, letter in move.tiles)
+        return {
+            "version": version,
+            "action": "place",
+            "placements": placements,
+            "returns": move.returns,
+        }
+    if isinstance(move, rules.Exchange):
+        return {"version": version, "action": "exchange", "exchange": move.tiles}
+    return {"version": version, "action": "pass"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_move_the_answer_already_shows_the_computers_reply() -> None:
+    # Real commits: the computer's task runs (eagerly) when the person's move commits.
+    alice = make_player("alice")
+    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+    game.refresh_from_db()
+    assert game.to_move.player == alice  # the computer answered already if it began
+    version = game.move_count
+    seat = game.seats.get(player=alice)
+    seen = rules.view(game_engine.state_of(game), seat.position)
+    move = choose_move(seen, "debutant", random.Random(2))
+    response = client_for(alice).post(
+        reverse("games:play", args=[game.pk]), _fields(move, version), HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    game.refresh_from_db()
+    assert game.move_count == version + 2
+    assert f'data-version="{version + 2}"' in html
+    assert 'data-my-turn="true"' in html

@@ -1,0 +1,240 @@
+"""Hints: the computer's best move for the player to move, a few per unrated game."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+import rules
+from games import computer, services
+from games.errors import GameError
+from games.models import Game, Seat
+from ratings.models import Rating, RatingChange
+from tests.games.conftest import rig, seat_at, snapshot
+
+pytestmark = pytest.mark.django_db
+
+# Hands that let position 0 open with CHAT on H8 (marque: 12 tiles each).
+OPENING = ("CHATEAUXSIRN", "LEPOTIERMANU")
+
+
+def friendly_game(alice, bob, *, rated: bool = False) -> Game:
+    game = services.game_create(creator=alice, mode="marque", seats=2, rated=rated)
+    services.game_join(game_id=game.pk, player=bob, rng=random.Random(1))
+    game.refresh_from_db()
+    return rig(game, OPENING)
+
+
+def ask(game: Game, position: int, version: int | None = None) -> computer.Hint:
+    game.refresh_from_db()
+    return computer.hint_request(
+        game_id=game.pk,
+        player=seat_at(game, position).player,
+        version=game.move_count if version is None else version,
+    )
+
+
+def exchange_one(game: Game, position: int) -> None:
+    game.refresh_from_db()
+    seat = seat_at(game, position)
+    services.move_submit(
+        game_id=game.pk,
+        player=seat.player,
+        version=game.move_count,
+        move=rules.Exchange(0, seat.hand[0]),
+    )
+
+
+def hint_state(game: Game) -> tuple:
+    return tuple(game.seats.order_by("pk").values_list("hints_used", "hint"))
+
+
+def test_the_player_to_move_gets_the_best_move_for_their_tiles(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    hint = ask(game, 0)
+    assert hint.kind == "place"
+    assert hint.squares and "H8" in hint.squares  # the first word starts on Départ
+    assert hint.words and hint.notation.startswith("H8")
+    assert hint.left == 2
+    # The hint is a legal move for the player.
+    placement = rules.Place(0, tuple(zip(hint.squares, hint.words[0], strict=False)))
+    assert placement.tiles[0][0] == "H8"
+    assert seat_at(game, 0).hints_used == 1
+
+
+def test_asking_again_at_the_same_move_shows_the_same_hint_for_free(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    first = ask(game, 0)
+    again = ask(game, 0)
+    assert again.notation == first.notation and again.left == first.left == 2
+    assert seat_at(game, 0).hints_used == 1
+
+
+def test_a_player_has_three_hints_per_game(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    for used in range(1, 4):
+        assert ask(game, 0).left == 3 - used
+        exchange_one(game, 0)
+        exchange_one(game, 1)
+    before = (snapshot(game), hint_state(game))
+    with pytest.raises(GameError) as error:
+        ask(game, 0)
+    assert error.value.code == "no-hints-left"
+    assert (snapshot(game), hint_state(game)) == before
+    # The other player's hints are their own.
+    exchange_one(game, 0)
+    assert ask(game, 1).left == 2
+
+
+def test_the_number_of_hints_is_a_setting(alice, bob, settings) -> None:
+    settings.DIAMINO_HINTS_PER_GAME = 1
+    game = friendly_game(alice, bob)
+    assert ask(game, 0).left == 0
+    exchange_one(game, 0)
+    exchange_one(game, 1)
+    with pytest.raises(GameError) as error:
+        ask(game, 0)
+    assert error.value.code == "no-hints-left"
+
+
+def test_a_rated_game_gives_no_hint(alice, bob) -> None:
+    game = friendly_game(alice, bob, rated=True)
+    before = (snapshot(game), hint_state(game))
+    with pytest.raises(GameError) as error:
+        ask(game, 0)
+    assert error.value.code == "rated" and error.value.status == 403
+    assert (snapshot(game), hint_state(game)) == before
+
+
+def test_no_hint_out_of_turn(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    before = (snapshot(game), hint_state(game))
+    with pytest.raises(GameError) as error:
+        ask(game, 1)
+    assert error.value.code == "not-your-turn"
+    assert (snapshot(game), hint_state(game)) == before
+
+
+def test_no_hint_for_a_position_that_has_moved_on(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    exchange_one(game, 0)
+    exchange_one(game, 1)
+    before = (snapshot(game), hint_state(game))
+    with pytest.raises(GameError) as error:
+        ask(game, 0, version=0)
+    assert error.value.code == "moved-on"
+    assert (snapshot(game), hint_state(game)) == before
+
+
+def test_no_hint_for_someone_without_a_seat(alice, bob, outsider) -> None:
+    game = friendly_game(alice, bob)
+    with pytest.raises(GameError) as error:
+        computer.hint_request(game_id=game.pk, player=outsider, version=0)
+    assert error.value.code == "not-a-player"
+
+
+def test_a_hint_after_the_deadline_applies_the_time_out(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=10))
+    with pytest.raises(GameError) as error:
+        ask(game, 0)
+    assert error.value.code == "timed-out"
+    assert seat_at(game, 0).status == Seat.Status.TIMED_OUT
+    assert seat_at(game, 0).hints_used == 0
+
+
+def test_a_hint_searches_from_the_players_own_view(alice, bob, monkeypatch) -> None:
+    game = friendly_game(alice, bob)
+    seen = []
+    best_moves = computer.best_moves
+
+    def capture(view, n=1):
+        seen.append(view)
+        return best_moves(view, n)
+
+    monkeypatch.setattr(computer, "best_moves", capture)
+    ask(game, 0)
+    (view,) = seen
+    assert isinstance(view, rules.PlayerView)
+    assert view.viewer == 0 and "".join(view.hand) == OPENING[0]
+    assert view.hands is None
+
+
+def test_a_game_with_hints_leaves_the_ratings_untouched(alice, bob) -> None:
+    rated = friendly_game(alice, bob, rated=True)
+    services.game_resign(game_id=rated.pk, player=bob)
+    ratings = list(Rating.objects.order_by("pk").values_list("player_id", "mu", "sigma", "games"))
+    assert len(ratings) == 2
+
+    game = friendly_game(alice, bob)
+    ask(game, 0)
+    services.game_resign(game_id=game.pk, player=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert (
+        list(Rating.objects.order_by("pk").values_list("player_id", "mu", "sigma", "games"))
+        == ratings
+    )
+
+
+# --- the game page ---------------------------------------------------------------------
+
+
+def client_for(user) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    client.force_login(user)
+    return client
+
+
+def test_the_game_page_offers_a_hint_to_the_player_to_move_in_a_friendly_game(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    page = reverse("games:page", args=[game.pk])
+    html = client_for(seat_at(game, 0).player).get(page).content.decode()
+    assert "Indice (3 restants)" in html
+    assert "non classée" in html
+    waiting = client_for(seat_at(game, 1).player).get(page).content.decode()
+    assert 'id="hint-button"' not in waiting
+
+
+def test_the_game_page_of_a_rated_game_has_no_hint_button(alice, bob) -> None:
+    game = friendly_game(alice, bob, rated=True)
+    html = (
+        client_for(seat_at(game, 0).player)
+        .get(reverse("games:page", args=[game.pk]))
+        .content.decode()
+    )
+    assert 'id="hint-button"' not in html
+
+
+def test_asking_for_a_hint_shows_it_and_outlines_its_squares(alice, bob) -> None:
+    game = friendly_game(alice, bob)
+    client = client_for(seat_at(game, 0).player)
+    response = client.post(
+        reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    hint = computer.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    assert 'id="game-area"' in html
+    assert "Meilleur coup" in html and hint.notation in html
+    assert html.count("hint-square") == len(hint.squares)
+    assert "2 indices restants" in html
+    # Still there after a reload, until the player moves.
+    page = client.get(reverse("games:page", args=[game.pk])).content.decode()
+    assert hint.notation in page and 'id="hint-button"' not in page
+
+
+def test_a_refused_hint_says_why(alice, bob) -> None:
+    game = friendly_game(alice, bob, rated=True)
+    response = client_for(seat_at(game, 0).player).post(
+        reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert 'id="move-error"' in html
+    assert "parties amicales" in html
