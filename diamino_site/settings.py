@@ -117,8 +117,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss", "unix"))
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Every signed-in page reads its session here: a Redis that hangs
+            # must not hang the pages (diamino_site/sessions.py reads the database).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
+    # Sessions read from Redis and kept in the database: one query less per
+    # signed-in request; a flushed cache signs nobody out (diamino_site/sessions.py).
+    SESSION_ENGINE = "diamino_site.sessions"
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
