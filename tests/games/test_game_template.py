@@ -237,6 +237,28 @@ def test_each_tile_stays_in_its_numbered_slot_when_slots_are_empty():
     assert letters == [["A"], [], [], ["K"], *[[]] * 7, ["?"]]
 
 
+def test_hand_tiles_are_named_by_letter_and_points_in_french():
+    hand = (
+        TileView(index=0, letter="A", value=1),
+        TileView(index=1, letter="K", value=10),
+        TileView(index=2, letter="?", value=0),
+    )
+    html = render(view=game_view(my_hand=hand), language="fr")
+    buttons = re.findall(r'<button type="button" class="tile hand-tile[^>]*>.*?</button>', html)
+    assert buttons == [
+        '<button type="button" class="tile hand-tile" data-index="0" data-letter="A" '
+        'data-value="1" aria-pressed="false" aria-label="A, 1 point"><span class="tile-letter" '
+        'aria-hidden="true">A</span><span class="tile-value" aria-hidden="true">1</span></button>',
+        '<button type="button" class="tile hand-tile" data-index="1" data-letter="K" '
+        'data-value="10" aria-pressed="false" aria-label="K, 10 points"><span class="tile-letter" '
+        'aria-hidden="true">K</span><span class="tile-value" aria-hidden="true">10</span></button>',
+        # French says "0 point": zero takes the singular.
+        '<button type="button" class="tile hand-tile is-diable" data-index="2" data-letter="?" '
+        'data-value="0" aria-pressed="false" aria-label="diable, 0 point"><span class="tile-letter" '
+        'aria-hidden="true">?</span><span class="tile-value" aria-hidden="true">0</span></button>',
+    ]
+
+
 def test_a_diable_on_the_board_is_escaped_and_labelled_in_french():
     with translation.override("fr"):
         html = render_to_string(
