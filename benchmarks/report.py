@@ -394,15 +394,16 @@ def web_section(run: Run) -> list[str]:
         f"start and at the end: {top:.0f} req/s). Moves in one game are sequential, so the",
         "submission runs as one chain per game: the player to move loads the page, picks a",
         "move and submits. Server CPU is gunicorn's plus the bench database's PostgreSQL",
-        "backends', per request answered, and *vs bare by CPU* the bare view's CPU per",
+        "backends', per request answered (*of which PostgreSQL* is the backends' part),",
+        "and *vs bare by CPU* the bare view's CPU per",
         "request divided by the endpoint's: the ratio the throughputs would have on a",
         "machine with nothing else running. *Load generator* is the CPU the simulated",
         "players took meanwhile, on the same 2 cores as the server.",
         "",
         "| Endpoint | Requests | Throughput (req/s) | vs bare | p50 (ms) | p95 (ms) | "
-        "p99 (ms) | Server CPU ms/req | vs bare by CPU | SQL queries (median / max) | "
-        "Errors | Load generator (cores) | Load avg before |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "p99 (ms) | Server CPU ms/req | of which PostgreSQL | vs bare by CPU | "
+        "SQL queries (median / max) | Errors | Load generator (cores) | Load avg before |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for phase_name, endpoint, label in CAPACITY_ROWS:
         phase = web.phases.get(phase_name)
@@ -411,12 +412,15 @@ def web_section(run: Run) -> list[str]:
         e = phase.endpoints[endpoint]
         cpu = _cpu_per_request(phase, endpoint)
         by_cpu = f"{bare_cpu / cpu:.0%}" if cpu and bare_cpu else "–"
+        postgres = "–"
+        if cpu is not None:  # one endpoint loaded, so requests > 0
+            postgres = _ms(phase.server_cpu_s.get("postgres", 0.0) * 1000 / phase.requests)
         lat = e.latency
         load = phase.load_before[0] if phase.load_before else math.nan
         lines.append(
             f"| {label} | {lat.count} | {e.per_second:.1f} | {e.per_second / top:.0%} | "
             f"{_ms(lat.p50)} | {_ms(lat.p95)} | {_ms(lat.p99)} | "
-            f"{'–' if cpu is None else _ms(cpu)} | {by_cpu} | {_queries(e)} | "
+            f"{'–' if cpu is None else _ms(cpu)} | {postgres} | {by_cpu} | {_queries(e)} | "
             f"{e.errors} | {phase.client_cpu_s / phase.window_s:.2f} | {load:.2f} |"
         )
     play = web.phases.get("play")

@@ -107,6 +107,13 @@ def test_every_endpoint_has_its_row_and_errors_are_listed() -> None:
     assert "| page | 9.00 | 9.50 | 7.00 | 6 | 20% | 50% | 1% | 29% |" in text
 
 
+def test_server_cpu_per_request_says_the_postgresql_part() -> None:
+    text = report.render(run(web=web_result(0.05, 100)))
+    # 1.0 s of gunicorn and 0.1 s of PostgreSQL for the 100 requests of the window.
+    (row,) = [line for line in text.splitlines() if line.startswith("| Game page | 100 | 100.0 |")]
+    assert "| 11.0 | 1.00 | 100% |" in row
+
+
 def test_a_site_that_could_not_run_says_why() -> None:
     text = report.render(run(failures={"site": "PostgreSQL at x does not answer"}))
     assert "**Not measured: PostgreSQL at x does not answer**" in text
