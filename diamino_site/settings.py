@@ -97,6 +97,17 @@ TEMPLATES = [
 _database_url = env_url("DATABASE_URL", None, schemes=("postgres", "postgresql", "pgsql", "sqlite"))
 if _database_url:
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+        "DIAMINO_DB_PREPARED_STATEMENTS", True
+    ):
+        # Parameters sent apart from the SQL, and a statement run five times on a
+        # connection prepared there: PostgreSQL then skips parsing and planning it,
+        # which was half of the CPU the game page's queries cost it
+        # (docs/PERFORMANCE.md). Off (0) behind a pooler in transaction mode that
+        # cannot keep prepared statements (PgBouncer before 1.21).
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5
+        )
 else:
     DATABASES = {
         "default": {
