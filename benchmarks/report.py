@@ -66,17 +66,47 @@ What the profile showed (`benchmarks/web/profile.py`, pyinstrument):
 | Move submission: p95 while 50 players play (ms) | 598 / 648 | 231 / 72 |
 | Preview: Django's CPU per request, in-process (ms; not changed) | 2.6 / 5.3 | 3.3 / 3.0 |
 
-What is left, and why the page stays far from 40% of the bare view: a signed-in
-request pays for its session and its user (2 queries; the signed-in bare view
-costs 2 to 4 times the anonymous one in CPU), and the page then reads the game,
-its seats, its moves and its chat and renders some 65 KB of HTML. The largest
-remaining pieces are the queries (about 40% of the page's time in-process) and
-the rest of the template (the hand's tiles, the seats, the history, the base
-layout). Ideas not done here: sessions read from Redis (`cached_db`) when
-`REDIS_URL` is set; the hand's tiles written like the squares; caching the board
-and history fragments per game version (every viewer of a version sees the same
-ones; it would flatter this benchmark, where a player reloads the same version,
-more than it would help real play).
+Later changes, each measured the same way (alternating runs before and after on
+the same benchmark code; figures from their commits):
+
+- **Sessions read from Redis** (`diamino_site/sessions.py`, a `cached_db` that
+  falls back to the database when Redis does not answer): one SQL query less on
+  every signed-in request (commit e76caf1).
+- **The hand's tiles written by a tag** like the squares: an `{% include %}` per
+  tile cost about 0.1 ms, about 1 ms of the page with a full hand (c45ce6e).
+- **PostgreSQL prepared statements** (server-side binding, psycopg's prepare
+  threshold 5; `DIAMINO_DB_PREPARED_STATEMENTS=0` turns them off behind a
+  pooler that cannot keep them): the database's CPU per game page went from
+  1.23 / 1.28 ms to 0.67 / 0.72 ms, the preview's from 0.6 to 0.35 ms (30e7e4c).
+
+What is left, and why the page stays far from 40% of the bare view. Measured
+in-process through Django's WSGI handler on the bench database (one core,
+`thread_time`, 300 requests, medians; 2026-11-30): the anonymous bare view costs
+0.32 ms, the same view signed in 1.16 ms (the session from Redis, the user from
+PostgreSQL, the player's language and time zone), the game page 9.8 ms. Of the
+page: 3.9 ms of templates, 2.8 ms building the game view (three queries: seats
+with their players, moves, vacations), 0.8 ms reading the chat, 0.5 ms reading
+the game, 0.9 ms for the user and session, 0.2 ms of URLs. Each ORM query costs
+0.3–0.8 ms of Django's CPU whatever its columns, so the six queries are a third
+of the page. gunicorn adds about 0.3 ms to every request. For 40% of the
+anonymous ceiling the page would have to cost at most 2.5 × 0.65 = 1.6 ms under
+gunicorn: less than an empty signed-in request (about 2 ms). No page that reads
+a signed-in player's hand can get there without being served from a cache, and
+40% of the *signed-in* bare view (at most about 5 ms) would need the page three
+times cheaper than today.
+
+Tried in this run and not kept, because they did not pay: loading only the
+shown columns of the players and chat authors (the seats query went from 0.78
+to 0.76 ms: the cost is per query, not per column); skipping an empty chat with
+an `Exists` annotation on the game's query (compiling the annotation cost as
+much as the query it saved); serving the page's fixed parts (the diable dialog,
+the announcer, the legend, the word check) from a per-language cache (0.25 ms
+of the 3.4 ms of template). Left, and not done: caching the board and history
+fragments per game version (every viewer of a version sees the same ones; it
+would flatter this benchmark, where players reload the same version, more than
+it would help real play, where a version is read about once per player), and
+fewer queries by merging them (seats with the game, vacations into the seats
+query), which costs readability for about 0.5 ms each.
 """
 
 
@@ -369,8 +399,8 @@ def web_section(run: Run) -> list[str]:
         "127.0.0.1, `DJANGO_DEBUG=0`, PostgreSQL and Redis as in production (their own",
         "database `diamino_bench` and Redis database 11, created and emptied by the run),",
         "static files collected and served by WhiteNoise (the simulated browsers do not fetch",
-        "them). No Celery worker runs: a move queues no task yet (`games/notify.py` only marks",
-        "the hook points), so one would have nothing to do.",
+        "them). No Celery worker runs: a move writes its notification rows and queues their",
+        "sending task on Redis, and nothing sends them during the run (see the last section).",
         "",
         f"{web.players} players in {web.games} games ({_tables(c.tables)}; modes alternate avec",
         "and sans marque), each game started through `games.services` and",
