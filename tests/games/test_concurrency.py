@@ -1,4 +1,5 @@
-"""Races settled by PostgreSQL row locks: one move per turn; a vacation against a time-out."""
+"""Races settled by PostgreSQL row locks: one move per turn; a vacation or a day given
+against a time-out; one day for two gifts from pages alike."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from django.db import connection, connections, transaction
 import rules
 from accounts.models import Vacation
 from accounts.vacations import VacationRefused, vacation_start
-from games import clock, services
+from games import clock, gifts, services
 from games.errors import GameError
 from games.models import Game
 from notifications import periodic
+from notifications.models import Notification
 from tests.games.conftest import rig, seat_at, start_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -128,3 +130,79 @@ def test_a_vacation_waits_for_a_time_out_being_applied_and_finds_the_turn_gone(a
     assert found["vacation"] == "booked"  # the late turn had gone: nothing left to refuse
     assert found["booked at"] >= found["timed out at"]  # it waited for the game's row
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+
+
+# --- a day given against another gift and against a time-out (games/gifts.py) ---------------------
+
+
+def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, carol) -> None:
+    game = start_game([alice, bob, carol])
+    givers = [seat_at(game, 1).player, seat_at(game, 2).player]
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def give(giver):
+        def run() -> None:
+            barrier.wait(timeout=10)
+            try:
+                gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+                outcomes.append("given")
+            except GameError as exc:
+                outcomes.append(exc.code)
+
+        return run
+
+    run_together(give(givers[0]), give(givers[1]))
+    assert sorted(outcomes) == ["given", "moved-on"]
+    game = Game.objects.get(pk=game.pk)
+    assert game.turn_extra_days == 1 and len(game.time_gifts) == 1
+    assert Notification.objects.filter(kind="time-gift").count() == 1
+
+
+def test_a_time_out_waits_for_a_day_being_given_and_counts_it(alice, bob) -> None:
+    game = start_game([alice, bob])
+    deadline = clock.deadline_of(game)
+    giving = threading.Event()
+    found: dict[str, object] = {}
+
+    def give() -> None:
+        with transaction.atomic():
+            gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
+            giving.set()
+            time.sleep(1)  # the gift has not committed yet
+
+    def tick() -> None:
+        giving.wait(timeout=10)
+        found["timeouts"] = periodic.apply_timeouts(now=deadline + timedelta(minutes=1))
+
+    run_together(give, tick)
+    assert found["timeouts"] == 0  # it waited for the game's row, then counted the day
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.RUNNING and clock.deadline_of(game) == deadline + clock.DAY
+
+
+def test_a_day_given_while_a_time_out_is_applied_finds_the_game_over(alice, bob) -> None:
+    game = start_game([alice, bob])
+    seat = seat_at(game, 0)
+    timing_out = threading.Event()
+    found: dict[str, object] = {}
+
+    def time_out() -> None:
+        with transaction.atomic():
+            services.game_timeout(game_id=game.pk, seat_id=seat.pk)
+            timing_out.set()
+            time.sleep(1)
+
+    def give() -> None:
+        timing_out.wait(timeout=10)
+        try:
+            gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
+        except GameError as exc:
+            found["gift"] = exc.code
+        else:
+            found["gift"] = "given"
+
+    run_together(time_out, give)
+    assert found["gift"] == "not-running"
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED and game.turn_extra_days == 0
