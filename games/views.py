@@ -340,6 +340,11 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
     seat = game.to_move
     if seat is not None and Game.to_move.is_cached(game) and seat.player.is_bot:
         game = Game.objects.get(pk=game.pk)
+    return _game_area(request, game)
+
+
+def _game_area(request: HttpRequest, game: Game) -> HttpResponse:
+    """The answer to an action on the game page: its new game area for htmx, else the page."""
     if request.htmx:
         return render(request, "games/game.html#game_area", _game_context(request, game))
     return redirect("games:page", game.pk)
@@ -371,9 +376,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
     game.refresh_from_db()
-    if request.htmx:
-        return render(request, "games/game.html#game_area", _game_context(request, game))
-    return redirect("games:page", game.pk)
+    return _game_area(request, game)
 
 
 @login_required
@@ -394,9 +397,7 @@ def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
     game.refresh_from_db()
-    if request.htmx:
-        return render(request, "games/game.html#game_area", _game_context(request, game))
-    return redirect("games:page", game.pk)
+    return _game_area(request, game)
 
 
 @login_required
