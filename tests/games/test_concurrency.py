@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -78,26 +79,41 @@ def run_together(first, second) -> None:
     assert not any(thread.is_alive() for thread in threads)
 
 
+def while_held(hold: Callable[[], object], then: Callable[[], object]) -> tuple[object, bool]:
+    """Run ``hold`` in a transaction kept open a second, and ``then`` meanwhile, in two threads.
+
+    Returns what ``then`` returned, and whether it finished only after ``hold``
+    committed (it waited for a row ``hold`` had locked).
+    """
+    held = threading.Event()
+    found: dict[str, object] = {}
+
+    def first() -> None:
+        with transaction.atomic():
+            hold()
+            held.set()
+            time.sleep(1)  # not committed yet
+            found["committed at"] = time.monotonic()
+
+    def second() -> None:
+        held.wait(timeout=10)
+        found["result"] = then()
+        found["done at"] = time.monotonic()
+
+    run_together(first, second)
+    return found["result"], found["done at"] >= found["committed at"]
+
+
 def test_a_time_out_waits_for_a_vacation_being_booked_and_counts_it(alice, bob) -> None:
     game = start_game([alice, bob])
     player = seat_at(game, 0).player
     deadline = clock.deadline_of(game)
-    booked = threading.Event()
-    found: dict[str, object] = {}
-
-    def book() -> None:
-        with transaction.atomic():
-            vacation_start(user=player, days=2, now=deadline - timedelta(hours=1))
-            booked.set()
-            time.sleep(1)  # the booking has not committed yet
-
-    def tick() -> None:
-        booked.wait(timeout=10)
-        found["timeouts"] = periodic.apply_timeouts(now=deadline + timedelta(minutes=1))
-
-    run_together(book, tick)
+    timeouts, waited = while_held(
+        lambda: vacation_start(user=player, days=2, now=deadline - timedelta(hours=1)),
+        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+    )
     # The clock waited for the game's row, then read the vacation: no time-out.
-    assert found["timeouts"] == 0
+    assert (timeouts, waited) == (0, True)
     assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
     assert Vacation.objects.filter(user=player).count() == 1
 
@@ -106,33 +122,32 @@ def test_a_vacation_waits_for_a_time_out_being_applied_and_finds_the_turn_gone(a
     game = start_game([alice, bob])
     seat = seat_at(game, 0)
     deadline = clock.deadline_of(game)
-    timing_out = threading.Event()
-    found: dict[str, object] = {}
 
-    def time_out() -> None:
-        with transaction.atomic():
-            services.game_timeout(game_id=game.pk, seat_id=seat.pk)
-            timing_out.set()
-            time.sleep(1)
-            found["timed out at"] = time.monotonic()
-
-    def book() -> None:
-        timing_out.wait(timeout=10)
+    def book() -> str:
         try:
             vacation_start(user=seat.player, days=2, now=deadline + timedelta(minutes=2))
         except VacationRefused as refusal:
-            found["vacation"] = refusal.code
-        else:
-            found["vacation"] = "booked"
-        found["booked at"] = time.monotonic()
+            return refusal.code
+        return "booked"
 
-    run_together(time_out, book)
-    assert found["vacation"] == "booked"  # the late turn had gone: nothing left to refuse
-    assert found["booked at"] >= found["timed out at"]  # it waited for the game's row
+    vacation, waited = while_held(
+        lambda: services.game_timeout(game_id=game.pk, seat_id=seat.pk), book
+    )
+    assert vacation == "booked"  # the late turn had gone: nothing left to refuse
+    assert waited  # for the game's row
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
 
 
 # --- a day given against another gift and against a time-out (games/gifts.py) ---------------------
+
+
+def give_a_day(game: Game, giver) -> str:
+    """A gift from a page showing the game as it started: "given", or the refusal's code."""
+    try:
+        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+    except GameError as exc:
+        return exc.code
+    return "given"
 
 
 def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, carol) -> None:
@@ -144,11 +159,7 @@ def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, 
     def give(giver):
         def run() -> None:
             barrier.wait(timeout=10)
-            try:
-                gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
-                outcomes.append("given")
-            except GameError as exc:
-                outcomes.append(exc.code)
+            outcomes.append(give_a_day(game, giver))
 
         return run
 
@@ -162,21 +173,11 @@ def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, 
 def test_a_time_out_waits_for_a_day_being_given_and_counts_it(alice, bob) -> None:
     game = start_game([alice, bob])
     deadline = clock.deadline_of(game)
-    giving = threading.Event()
-    found: dict[str, object] = {}
-
-    def give() -> None:
-        with transaction.atomic():
-            gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
-            giving.set()
-            time.sleep(1)  # the gift has not committed yet
-
-    def tick() -> None:
-        giving.wait(timeout=10)
-        found["timeouts"] = periodic.apply_timeouts(now=deadline + timedelta(minutes=1))
-
-    run_together(give, tick)
-    assert found["timeouts"] == 0  # it waited for the game's row, then counted the day
+    timeouts, waited = while_held(
+        lambda: give_a_day(game, seat_at(game, 1).player),
+        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+    )
+    assert (timeouts, waited) == (0, True)  # it waited for the game's row, then counted the day
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.RUNNING and clock.deadline_of(game) == deadline + clock.DAY
 
@@ -184,25 +185,10 @@ def test_a_time_out_waits_for_a_day_being_given_and_counts_it(alice, bob) -> Non
 def test_a_day_given_while_a_time_out_is_applied_finds_the_game_over(alice, bob) -> None:
     game = start_game([alice, bob])
     seat = seat_at(game, 0)
-    timing_out = threading.Event()
-    found: dict[str, object] = {}
-
-    def time_out() -> None:
-        with transaction.atomic():
-            services.game_timeout(game_id=game.pk, seat_id=seat.pk)
-            timing_out.set()
-            time.sleep(1)
-
-    def give() -> None:
-        timing_out.wait(timeout=10)
-        try:
-            gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
-        except GameError as exc:
-            found["gift"] = exc.code
-        else:
-            found["gift"] = "given"
-
-    run_together(time_out, give)
-    assert found["gift"] == "not-running"
+    gift, waited = while_held(
+        lambda: services.game_timeout(game_id=game.pk, seat_id=seat.pk),
+        lambda: give_a_day(game, seat_at(game, 1).player),
+    )
+    assert (gift, waited) == ("not-running", True)
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED and game.turn_extra_days == 0

@@ -28,6 +28,7 @@ HOUR = timedelta(hours=1)
 
 
 def at_t0(players) -> Game:
+    """A game started at T0: the first player's deadline is T0 + 3 days."""
     with time_machine.travel(T0, tick=False):
         return start_game(players)
 
@@ -116,8 +117,7 @@ def test_a_gift_adds_clock_time_so_a_vacation_still_pushes_the_deadline(alice, b
 
 
 def test_every_other_player_may_give_and_the_days_add_up(alice, bob, carol) -> None:
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob, carol])
+    game = at_t0([alice, bob, carol])
     give(game, seat_at(game, 1).player)
     give(game, seat_at(game, 2).player)
     game.refresh_from_db()
@@ -144,8 +144,7 @@ def test_the_days_given_are_for_this_turn_only(alice, bob) -> None:
 
 
 def test_a_resignation_out_of_turn_keeps_the_days_given_on_the_turn(alice, bob, carol) -> None:
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob, carol])
+    game = at_t0([alice, bob, carol])
     give(game, seat_at(game, 1).player)
     with time_machine.travel(T0 + DAY, tick=False):
         services.game_resign(game_id=game.pk, player=seat_at(game, 2).player)
@@ -170,8 +169,7 @@ def test_a_game_with_days_given_still_passes_the_check(alice, bob) -> None:
 
 
 def test_at_most_seven_days_are_given_on_one_turn_by_everyone_together(alice, bob, carol) -> None:
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob, carol])
+    game = at_t0([alice, bob, carol])
     givers = [seat_at(game, 1).player, seat_at(game, 2).player]
     for k in range(clock.MAX_EXTRA_DAYS):
         give(game, givers[k % 2])
@@ -220,8 +218,7 @@ def test_someone_without_a_seat_cannot_give_time(alice, bob, outsider) -> None:
 
 
 def test_a_player_who_left_the_game_cannot_give_time(alice, bob, carol) -> None:
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob, carol])
+    game = at_t0([alice, bob, carol])
     gone = seat_at(game, 2).player
     with time_machine.travel(T0 + HOUR, tick=False):
         services.game_resign(game_id=game.pk, player=gone)
@@ -249,8 +246,7 @@ def test_no_time_is_given_in_a_game_that_is_over_or_not_started(alice, bob, caro
 
 
 def test_a_page_from_before_the_last_move_gives_nothing(alice, bob, carol) -> None:
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob, carol])
+    game = at_t0([alice, bob, carol])
     with time_machine.travel(T0 + HOUR, tick=False):
         services.move_submit(
             game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
@@ -326,8 +322,7 @@ BUTTON = 'id="give-time-button"'
 
 
 def test_only_the_other_players_in_the_game_see_the_button(alice, bob, carol, outsider) -> None:
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob, carol])
+    game = at_t0([alice, bob, carol])
     mover = seat_at(game, 0).player
     others = [seat_at(game, 1).player, seat_at(game, 2).player]
     in_english(others[0])
