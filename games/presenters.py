@@ -92,7 +92,6 @@ class GiftView:
 
     giver: str
     receiver: str
-    given_at: datetime
     by_me: bool = False  # the viewer gave it
     to_me: bool = False  # the viewer received it
 

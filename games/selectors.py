@@ -207,7 +207,6 @@ def _gifts(game: Game, by_pk: dict[int, str], me: Seat | None) -> dict[int, list
             GiftView(
                 giver=by_pk.get(gift["by"], "?"),
                 receiver=by_pk.get(gift["to"], "?"),
-                given_at=datetime.fromisoformat(gift["at"]),
                 by_me=me is not None and gift["by"] == me.pk,
                 to_me=me is not None and gift["to"] == me.pk,
             )

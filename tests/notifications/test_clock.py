@@ -364,6 +364,13 @@ def test_after_a_day_given_the_reminder_comes_a_day_later(alice, bob, tick, mail
     assert "before March 6, 2026" in mailoutbox[-1].subject  # 15:00 UTC, the 6th in NY or Paris
 
 
+def test_a_turn_already_reminded_is_not_reminded_again_after_a_day_given(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    assert tick(T0 + 2 * DAY + MINUTE)["reminders"] == 1
+    give_a_day(game, seat_at(game, 1).player, T0 + 2 * DAY + 2 * 60 * MINUTE)
+    assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+
+
 def test_a_move_after_the_old_deadline_and_before_the_new_one_is_played(alice, bob) -> None:
     game = started_at_t0([alice, bob])
     give_a_day(game, seat_at(game, 1).player, T0 + DAY)
