@@ -258,6 +258,7 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
                     "creator",
                     ("created_at", "started_at", "finished_at"),
                     ("move_count", "to_move", "turn_started_at"),
+                    ("turn_extra_days", "time_gifts"),
                     ("analysis_queued_at", "analysed_at"),
                     "reports",
                 )

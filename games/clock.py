@@ -11,6 +11,13 @@ Starting or ending a vacation, or a vacation that was planned when the turn
 began, changes the deadline the next time it is computed; nothing needs
 updating.
 
+The other players may give the player to move more time (``games/gifts.py``):
+a day at a time, at most ``MAX_EXTRA_DAYS`` per turn from all of them. The
+days given are clock time added to the turn (``Game.turn_extra_days``, back to
+0 when a turn begins), so ``turn_days`` is what every deadline here counts. A
+gift is decided under the game's row lock, like a time-out, and refused once
+the deadline has passed: the time-out comes first.
+
 Deciding a time-out and starting a vacation meet on the game row. Whoever
 decides that a deadline has passed (``notifications.periodic.apply_timeouts``,
 ``services.move_submit`` and ``services.game_resign``) holds the game's row
@@ -38,6 +45,10 @@ from games.models import Game, Seat
 
 DAY = timedelta(days=1)
 REMINDER_LEAD = timedelta(hours=24)
+# The most days the other players may give the player to move on one turn, all
+# givers together: enough to cover a week away without a vacation, and a bound
+# on how long a friendly gift can hold up the rest of a larger table.
+MAX_EXTRA_DAYS = 7
 
 Interval = tuple[datetime, datetime]
 
@@ -61,10 +72,15 @@ def push_past(start: datetime, allowed: timedelta, pauses: Iterable[Interval]) -
 
 
 def turn_deadline(
-    turn_started_at: datetime, days_per_move: int, vacations: Iterable[Interval] = ()
+    turn_started_at: datetime, days: int, vacations: Iterable[Interval] = ()
 ) -> datetime:
-    """The moment the player to move times out (R-END-4)."""
-    return push_past(turn_started_at, days_per_move * DAY, vacations)
+    """The moment the player to move times out (R-END-4), with ``days`` of clock time."""
+    return push_past(turn_started_at, days * DAY, vacations)
+
+
+def turn_days(game: Game) -> int:
+    """The days of clock time the player to move has on this turn: days per move plus gifts."""
+    return game.days_per_move + game.turn_extra_days
 
 
 def reminder_lead(days_per_move: int) -> timedelta:
@@ -116,7 +132,7 @@ def lock_turns_of(player_id: int) -> list[Game]:
 
 def is_overdue(game: Game, now: datetime, *, player_id: int | None = None) -> bool:
     """Whether the player to move in ``game`` let their deadline pass by ``now``."""
-    if not is_ticking(game) or game.turn_started_at + game.days_per_move * DAY > now:
+    if not is_ticking(game) or game.turn_started_at + turn_days(game) * DAY > now:
         return False  # vacations only push a deadline later: no need to read them
     deadline = deadline_of(game, player_id=player_id)
     return deadline is not None and deadline <= now
@@ -161,7 +177,7 @@ def deadline_of(
     if vacations is None:
         player_id = player_id if player_id is not None else _to_move_player_id(game)
         vacations = vacations_of([player_id], game.turn_started_at).get(player_id, [])
-    return turn_deadline(game.turn_started_at, game.days_per_move, vacations)
+    return turn_deadline(game.turn_started_at, turn_days(game), vacations)
 
 
 def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
@@ -178,6 +194,6 @@ def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
     for game in ticking:
         player_id = players.get(game.to_move_id)
         result[game.pk] = turn_deadline(
-            game.turn_started_at, game.days_per_move, vacations.get(player_id, [])
+            game.turn_started_at, turn_days(game), vacations.get(player_id, [])
         )
     return result

@@ -103,6 +103,13 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=0)
 
 
+class TimeGiftForm(forms.Form):
+    """The version of the game the page showed: its move number and the days already given."""
+
+    version = forms.IntegerField(min_value=0)
+    extra_days = forms.IntegerField(min_value=0)
+
+
 class MoveForm(forms.Form):
     """A placement, exchange or pass, and the move number the page was built at."""
 

@@ -65,6 +65,15 @@ class Game(models.Model):
         "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # Days the other players gave the player to move on this turn (``games/gifts.py``):
+    # the deadline counts them (``games/clock.py``); back to 0 whenever a turn begins.
+    turn_extra_days = models.PositiveSmallIntegerField(_("days given this turn"), default=0)
+    # Every day given in the game, oldest first, for the history and the email:
+    # {"after": moves played then, "by": giver's seat id, "to": receiver's seat id,
+    # "at": ISO time}. Not part of the game record (RECORD.md): a gift changes a
+    # deadline, not the game. On the row rather than in a table of their own, so
+    # the game page reads them without a query of their own.
+    time_gifts = models.JSONField(_("days given"), default=list, blank=True)
     end = models.CharField(_("end"), max_length=12, choices=End.choices, blank=True)
     annulled_reason = models.TextField(_("reason for annulment"), blank=True)
     annulled_by = models.ForeignKey(

@@ -17,7 +17,9 @@ Who hears what:
   next player through their "your turn" email when they read those);
 - game over (by any move, resignation or time-out): every player, with the
   result;
-- annulment: every player, with the moderators' reason.
+- annulment: every player, with the moderators' reason;
+- more time given (``games/gifts.py``): the player to move, once per gift,
+  if they read their turn emails one by one (the digest shows the deadline).
 
 Computer players get nothing (``notification_write`` writes no row for them).
 A person playing alone against computer players started the game and plays
@@ -131,3 +133,15 @@ def game_annulled(game: Game) -> None:
             key=f"annulled:{game.pk}:{seat.player_id}",
             game_id=game.pk,
         )
+
+
+def time_given(game: Game, *, giver: Seat, receiver: Seat) -> None:
+    """``giver`` gave ``receiver``, to move, one more day: the key names the turn and the day."""
+    turn = clock.turn_key(game)
+    notification_write(
+        recipient=receiver.player,
+        kind=Kind.TIME_GIFT,
+        key=f"time-gift:{turn}:{game.turn_extra_days}",
+        game_id=game.pk,
+        context={"turn": turn, "giver": giver.pk},
+    )

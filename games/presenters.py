@@ -87,6 +87,16 @@ class AnalysisView:
 
 
 @dataclass(frozen=True)
+class GiftView:
+    """In the history: a player gave the player to move one more day (``games/gifts.py``)."""
+
+    giver: str
+    receiver: str
+    by_me: bool = False  # the viewer gave it
+    to_me: bool = False  # the viewer received it
+
+
+@dataclass(frozen=True)
 class MoveView:
     number: int
     player: str
@@ -96,6 +106,7 @@ class MoveView:
     points: int
     played_at: datetime
     analysis: AnalysisView | None = None  # finished and analysed games only
+    gifts: tuple[GiftView, ...] = ()  # days given after this move, while the next turn ran
 
     @property
     def points_count(self) -> int:
@@ -140,6 +151,10 @@ class GameView:
     hints_left: int = 0  # the viewer's hints left (unrated games)
     # Finished games: "done", "pending" (a worker is on it) or "missing" (ask for it).
     analysis: str = ""
+    extra_days: int = 0  # days given to the player to move on this turn
+    extra_days_full: bool = False  # no more can be given on this turn (clock.MAX_EXTRA_DAYS)
+    can_give_time: bool = False  # the viewer may give the player to move one more day
+    opening_gifts: tuple[GiftView, ...] = ()  # days given before the first move
 
     @property
     def can_ask_hint(self) -> bool:

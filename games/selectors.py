@@ -8,6 +8,7 @@ fetched once, whatever the number of moves.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -25,6 +26,7 @@ from games.presenters import (
     AnalysisView,
     DrawRound,
     GameView,
+    GiftView,
     MoveView,
     SeatView,
     SquareView,
@@ -127,6 +129,18 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             for k, t in enumerate(state.hands[me.position])
         )
     by_pk = {s.pk: seat_name(s) for s in seats}
+    gifts = _gifts(game, by_pk, me)
+    can_give_time = (
+        game.status == Game.Status.RUNNING
+        and me is not None
+        and me.status == Seat.Status.ACTIVE
+        and to_move is not None
+        and to_move.pk != me.pk
+        and not to_move.player.is_bot
+        and game.turn_extra_days < clock.MAX_EXTRA_DAYS
+        and deadline is not None
+        and deadline > now
+    )
     # Only once the game is finished: the analysis judges moves with what each
     # player knew, and it is written only then anyway.
     finished = game.status == Game.Status.FINISHED
@@ -158,6 +172,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
                 points=points,
                 played_at=played_at,
                 analysis=_analysis_view(analysed) if finished and analysed else None,
+                gifts=tuple(gifts.get(number, ())),
             )
             for number, seat_id, kind, notation, words, points, played_at, analysed, _ in moves
         ),
@@ -177,7 +192,26 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         hint=hint,
         hints_left=computer.hints_left(game, me) if me is not None else 0,
         analysis=analysis_state,
+        extra_days=game.turn_extra_days if to_move is not None else 0,
+        extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,
+        can_give_time=can_give_time,
+        opening_gifts=tuple(gifts.get(0, ())),
     )
+
+
+def _gifts(game: Game, by_pk: dict[int, str], me: Seat | None) -> dict[int, list[GiftView]]:
+    """The days given in the game, by the number of moves played when each was given."""
+    found: dict[int, list[GiftView]] = defaultdict(list)
+    for gift in game.time_gifts:
+        found[gift["after"]].append(
+            GiftView(
+                giver=by_pk.get(gift["by"], "?"),
+                receiver=by_pk.get(gift["to"], "?"),
+                by_me=me is not None and gift["by"] == me.pk,
+                to_me=me is not None and gift["to"] == me.pk,
+            )
+        )
+    return found
 
 
 def _analysis_view(data: dict[str, Any]) -> AnalysisView:

@@ -408,7 +408,7 @@ def _play(
     state = played.state
     game.state = rules.state_to_dict(state)
     game.move_count += 1
-    changed = ["state", "move_count", "turn_started_at"]
+    changed = ["state", "move_count", "turn_started_at", "turn_extra_days"]
     result = state.result
     if result is not None:
         game.status = Game.Status.FINISHED
@@ -419,8 +419,10 @@ def _play(
     to_move = None if result is not None else by_position[state.turn]
     # The clock runs from when the turn began (games/clock.py): a resignation
     # out of turn leaves the player to move, and their clock, as they were.
+    # The days given on a turn (games/gifts.py) are for that turn only.
     if to_move is None or to_move.pk != game.to_move_id:
         game.turn_started_at = now
+        game.turn_extra_days = 0
     game.to_move = to_move
     game.save(update_fields=[*changed, "to_move"])
     from games import analysis, computer, notify

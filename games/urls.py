@@ -19,6 +19,7 @@ urlpatterns = [
     path("parties/<int:game_id>/ordinateur/", views.seat_bot, name="seat_bot"),
     path("parties/<int:game_id>/indice/", views.hint, name="hint"),
     path("parties/<int:game_id>/analyse/", views.analyse, name="analyse"),
+    path("parties/<int:game_id>/plus-de-temps/", views.give_time, name="give_time"),
     path("parties/<int:game_id>/apercu/", views.preview, name="preview"),
     path("parties/<int:game_id>/jouer/", views.play, name="play"),
     path("parties/<int:game_id>/abandonner/", views.resign, name="resign"),

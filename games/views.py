@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import rules
 from accounts.permissions import player_required
-from games import analysis, computer, selectors, services
+from games import analysis, clock, computer, gifts, selectors, services
 from games import engine as game_engine
 from games.errors import GameError
 from games.forms import (
@@ -32,6 +32,7 @@ from games.forms import (
     InviteForm,
     MoveForm,
     SeatBotForm,
+    TimeGiftForm,
     VersionForm,
 )
 from games.models import Game
@@ -61,6 +62,7 @@ def _urls(game: Game) -> dict[str, str]:
             "hint",
             "analyse",
             "seat_bot",
+            "give_time",
         )
     } | {"check_word": reverse("games:check_word")}
 
@@ -276,6 +278,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "chat_form": ChatForm(),
         "poll_seconds": BOT_POLL_SECONDS if view.bot_to_move else settings.DIAMINO_POLL_SECONDS,
         "history_poll_seconds": settings.DIAMINO_POLL_SECONDS,
+        "max_extra_days": clock.MAX_EXTRA_DAYS,
     }
     if view.over:
         context["replay_json"] = selectors.replay_steps(game)
@@ -337,6 +340,11 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
     seat = game.to_move
     if seat is not None and Game.to_move.is_cached(game) and seat.player.is_bot:
         game = Game.objects.get(pk=game.pk)
+    return _game_area(request, game)
+
+
+def _game_area(request: HttpRequest, game: Game) -> HttpResponse:
+    """The answer to an action on the game page: its new game area for htmx, else the page."""
     if request.htmx:
         return render(request, "games/game.html#game_area", _game_context(request, game))
     return redirect("games:page", game.pk)
@@ -368,9 +376,28 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
     game.refresh_from_db()
-    if request.htmx:
-        return render(request, "games/game.html#game_area", _game_context(request, game))
-    return redirect("games:page", game.pk)
+    return _game_area(request, game)
+
+
+@login_required
+@require_POST
+def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Another player gives the player to move one more day (``games/gifts.py``)."""
+    game = get_object_or_404(Game, pk=game_id)
+    form = TimeGiftForm(request.POST)
+    if not form.is_valid():
+        return _error_response(request, game, _("Reload the page and try again."), 400)
+    try:
+        gifts.time_give(
+            game_id=game_id,
+            giver=request.user,
+            version=form.cleaned_data["version"],
+            extra_days=form.cleaned_data["extra_days"],
+        )
+    except GameError as exc:
+        return _error_response(request, game, str(exc.message), exc.status)
+    game.refresh_from_db()
+    return _game_area(request, game)
 
 
 @login_required

@@ -109,6 +109,19 @@ def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
     return "reminder", {**game_context(game, row.recipient), "vacation_url": vacation_url}
 
 
+def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
+    game = _game(row)
+    _still_this_turn(row, game)
+    giver = game.seats.select_related("player").filter(pk=row.context.get("giver")).first()
+    if giver is None:
+        raise Skip("the giver's seat is not in the game any more")
+    return "time_gift", {
+        **game_context(game, row.recipient),
+        "giver": selectors.seat_name(giver),
+        "extra_days": game.turn_extra_days,
+    }
+
+
 def _game_started(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     if game.status != Game.Status.RUNNING:
@@ -237,6 +250,7 @@ BUILDERS: dict[str, Callable[[Notification], tuple[str, dict[str, Any]]]] = {
     Kind.REMINDER: _reminder,
     Kind.DIGEST: _digest,
     Kind.TIMEOUT: _timeout,
+    Kind.TIME_GIFT: _time_gift,
     Kind.GAME_OVER: _game_over,
     Kind.ANNULLED: _annulled,
 }

@@ -23,6 +23,7 @@ class Notification(models.Model):
         REMINDER = "reminder", _("Reminder")
         DIGEST = "digest", _("Daily digest")
         TIMEOUT = "timeout", _("Time-out")
+        TIME_GIFT = "time-gift", _("More time given")
         GAME_OVER = "game-over", _("Game over")
         ANNULLED = "annulled", _("Game annulled")
 

@@ -81,6 +81,9 @@ def sweep(now: datetime | None = None) -> int:
 def _turns_older_than(now: datetime, lead: Callable[[int], timedelta]) -> QuerySet[Game]:
     """Running games whose turn is at least ``days - lead(days)`` old.
 
+    ``days`` counts the days given on the turn (``clock.turn_days``), so a
+    turn a gift has pushed past ``now`` is not even a candidate.
+
     A lower bound found in SQL: vacations only push a deadline later, so the
     exact deadline is computed in Python for these candidates only. A computer
     player's turn is never late (nor reminded): its task plays it, and a lost
@@ -93,9 +96,9 @@ def _turns_older_than(now: datetime, lead: Callable[[int], timedelta]) -> QueryS
         to_move__player__bot_level="",
     )
     condition = Q(pk__in=[])
-    for days in set(running.values_list("days_per_move", flat=True)):
-        limit = now - days * clock.DAY + lead(days)
-        condition |= Q(days_per_move=days, turn_started_at__lte=limit)
+    for days, extra in set(running.values_list("days_per_move", "turn_extra_days")):
+        limit = now - (days + extra) * clock.DAY + lead(days)
+        condition |= Q(days_per_move=days, turn_extra_days=extra, turn_started_at__lte=limit)
     return running.filter(condition)
 
 
@@ -137,7 +140,7 @@ def write_reminders(now: datetime | None = None) -> int:
     for game in games:
         player = game.to_move.player
         away = vacations.get(player.pk, [])
-        deadline = clock.turn_deadline(game.turn_started_at, game.days_per_move, away)
+        deadline = clock.turn_deadline(game.turn_started_at, clock.turn_days(game), away)
         if not deadline - clock.reminder_lead(game.days_per_move) <= now < deadline:
             continue
         if clock.on_vacation_until(away, now) is not None:

@@ -33,6 +33,7 @@ EMAIL_KIND: dict[str, str] = {
     Kind.GAME_STARTED: "invitations",  # the table you joined or were invited to begins
     Kind.TURN: "turn",
     Kind.REMINDER: "reminder",
+    Kind.TIME_GIFT: "turn",  # about this turn's deadline, like the turn email
     Kind.DIGEST: "turn-digest",
     Kind.TIMEOUT: "game-over",
     Kind.GAME_OVER: "game-over",

@@ -1,9 +1,11 @@
-"""Races settled by PostgreSQL row locks: one move per turn; a vacation against a time-out."""
+"""Races settled by PostgreSQL row locks: one move per turn; a vacation or a day given
+against a time-out; one day for two gifts from pages alike."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -12,10 +14,11 @@ from django.db import connection, connections, transaction
 import rules
 from accounts.models import Vacation
 from accounts.vacations import VacationRefused, vacation_start
-from games import clock, services
+from games import clock, gifts, services
 from games.errors import GameError
 from games.models import Game
 from notifications import periodic
+from notifications.models import Notification
 from tests.games.conftest import rig, seat_at, start_game
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -76,26 +79,41 @@ def run_together(first, second) -> None:
     assert not any(thread.is_alive() for thread in threads)
 
 
+def while_held(hold: Callable[[], object], then: Callable[[], object]) -> tuple[object, bool]:
+    """Run ``hold`` in a transaction kept open a second, and ``then`` meanwhile, in two threads.
+
+    Returns what ``then`` returned, and whether it finished only after ``hold``
+    committed (it waited for a row ``hold`` had locked).
+    """
+    held = threading.Event()
+    found: dict[str, object] = {}
+
+    def first() -> None:
+        with transaction.atomic():
+            hold()
+            held.set()
+            time.sleep(1)  # not committed yet
+            found["committed at"] = time.monotonic()
+
+    def second() -> None:
+        held.wait(timeout=10)
+        found["result"] = then()
+        found["done at"] = time.monotonic()
+
+    run_together(first, second)
+    return found["result"], found["done at"] >= found["committed at"]
+
+
 def test_a_time_out_waits_for_a_vacation_being_booked_and_counts_it(alice, bob) -> None:
     game = start_game([alice, bob])
     player = seat_at(game, 0).player
     deadline = clock.deadline_of(game)
-    booked = threading.Event()
-    found: dict[str, object] = {}
-
-    def book() -> None:
-        with transaction.atomic():
-            vacation_start(user=player, days=2, now=deadline - timedelta(hours=1))
-            booked.set()
-            time.sleep(1)  # the booking has not committed yet
-
-    def tick() -> None:
-        booked.wait(timeout=10)
-        found["timeouts"] = periodic.apply_timeouts(now=deadline + timedelta(minutes=1))
-
-    run_together(book, tick)
+    timeouts, waited = while_held(
+        lambda: vacation_start(user=player, days=2, now=deadline - timedelta(hours=1)),
+        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+    )
     # The clock waited for the game's row, then read the vacation: no time-out.
-    assert found["timeouts"] == 0
+    assert (timeouts, waited) == (0, True)
     assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
     assert Vacation.objects.filter(user=player).count() == 1
 
@@ -104,27 +122,73 @@ def test_a_vacation_waits_for_a_time_out_being_applied_and_finds_the_turn_gone(a
     game = start_game([alice, bob])
     seat = seat_at(game, 0)
     deadline = clock.deadline_of(game)
-    timing_out = threading.Event()
-    found: dict[str, object] = {}
 
-    def time_out() -> None:
-        with transaction.atomic():
-            services.game_timeout(game_id=game.pk, seat_id=seat.pk)
-            timing_out.set()
-            time.sleep(1)
-            found["timed out at"] = time.monotonic()
-
-    def book() -> None:
-        timing_out.wait(timeout=10)
+    def book() -> str:
         try:
             vacation_start(user=seat.player, days=2, now=deadline + timedelta(minutes=2))
         except VacationRefused as refusal:
-            found["vacation"] = refusal.code
-        else:
-            found["vacation"] = "booked"
-        found["booked at"] = time.monotonic()
+            return refusal.code
+        return "booked"
 
-    run_together(time_out, book)
-    assert found["vacation"] == "booked"  # the late turn had gone: nothing left to refuse
-    assert found["booked at"] >= found["timed out at"]  # it waited for the game's row
+    vacation, waited = while_held(
+        lambda: services.game_timeout(game_id=game.pk, seat_id=seat.pk), book
+    )
+    assert vacation == "booked"  # the late turn had gone: nothing left to refuse
+    assert waited  # for the game's row
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+
+
+# --- a day given against another gift and against a time-out (games/gifts.py) ---------------------
+
+
+def give_a_day(game: Game, giver) -> str:
+    """A gift from a page showing the game as it started: "given", or the refusal's code."""
+    try:
+        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+    except GameError as exc:
+        return exc.code
+    return "given"
+
+
+def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, carol) -> None:
+    game = start_game([alice, bob, carol])
+    givers = [seat_at(game, 1).player, seat_at(game, 2).player]
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def give(giver):
+        def run() -> None:
+            barrier.wait(timeout=10)
+            outcomes.append(give_a_day(game, giver))
+
+        return run
+
+    run_together(give(givers[0]), give(givers[1]))
+    assert sorted(outcomes) == ["given", "moved-on"]
+    game = Game.objects.get(pk=game.pk)
+    assert game.turn_extra_days == 1 and len(game.time_gifts) == 1
+    assert Notification.objects.filter(kind="time-gift").count() == 1
+
+
+def test_a_time_out_waits_for_a_day_being_given_and_counts_it(alice, bob) -> None:
+    game = start_game([alice, bob])
+    deadline = clock.deadline_of(game)
+    timeouts, waited = while_held(
+        lambda: give_a_day(game, seat_at(game, 1).player),
+        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+    )
+    assert (timeouts, waited) == (0, True)  # it waited for the game's row, then counted the day
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.RUNNING and clock.deadline_of(game) == deadline + clock.DAY
+
+
+def test_a_day_given_while_a_time_out_is_applied_finds_the_game_over(alice, bob) -> None:
+    game = start_game([alice, bob])
+    seat = seat_at(game, 0)
+    gift, waited = while_held(
+        lambda: services.game_timeout(game_id=game.pk, seat_id=seat.pk),
+        lambda: give_a_day(game, seat_at(game, 1).player),
+    )
+    assert (gift, waited) == ("not-running", True)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED and game.turn_extra_days == 0

@@ -11,7 +11,7 @@ from django.utils import translation
 import rules
 from accounts.models import TurnEmails, Vacation
 from accounts.vacations import VacationRefused, vacation_start
-from games import services
+from games import gifts, services
 from games.errors import GameError
 from games.models import Game, Seat
 from notifications import periodic
@@ -330,6 +330,67 @@ def test_in_a_bigger_game_the_resignation_follows_the_time_out(alice, bob, carol
     assert [m.kind for m in game.moves.order_by("number")] == ["timeout", "resign"]
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and seat_at(game, 1).is_winner
+
+
+# --- a day given by another player (games/gifts.py) -------------------------------------------
+
+
+def give_a_day(game: Game, giver, at: datetime) -> None:
+    game.refresh_from_db()
+    with time_machine.travel(at, tick=False):
+        gifts.time_give(
+            game_id=game.pk,
+            giver=giver,
+            version=game.move_count,
+            extra_days=game.turn_extra_days,
+        )
+
+
+def test_after_a_day_given_the_time_out_comes_a_day_later(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    give_a_day(game, seat_at(game, 1).player, T0 + DAY)
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 0
+    assert tick(T0 + 4 * DAY - MINUTE)["timeouts"] == 0
+    assert seat_at(game, 0).status == Seat.Status.ACTIVE
+    assert tick(T0 + 4 * DAY + MINUTE)["timeouts"] == 1
+    assert seat_at(game, 0).status == Seat.Status.TIMED_OUT
+
+
+def test_after_a_day_given_the_reminder_comes_a_day_later(alice, bob, tick, mailoutbox) -> None:
+    game = started_at_t0([alice, bob])
+    give_a_day(game, seat_at(game, 1).player, T0 + DAY)
+    assert tick(T0 + 2 * DAY + MINUTE)["reminders"] == 0
+    assert tick(T0 + 3 * DAY + MINUTE)["reminders"] == 1
+    assert "before March 6, 2026" in mailoutbox[-1].subject  # 15:00 UTC, the 6th in NY or Paris
+
+
+def test_a_turn_already_reminded_is_not_reminded_again_after_a_day_given(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    assert tick(T0 + 2 * DAY + MINUTE)["reminders"] == 1
+    give_a_day(game, seat_at(game, 1).player, T0 + 2 * DAY + 2 * 60 * MINUTE)
+    assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+
+
+def test_a_move_after_the_old_deadline_and_before_the_new_one_is_played(alice, bob) -> None:
+    game = started_at_t0([alice, bob])
+    give_a_day(game, seat_at(game, 1).player, T0 + DAY)
+    with time_machine.travel(T0 + 3 * DAY + MINUTE, tick=False):
+        move = services.move_submit(
+            game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
+        )
+    assert move.kind == "pass"
+
+
+def test_the_day_given_does_not_carry_over_to_the_next_turn(alice, bob, tick) -> None:
+    game = started_at_t0([alice, bob])
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    give_a_day(game, second, T0 + DAY)
+    with time_machine.travel(T0 + 2 * DAY, tick=False):
+        services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
+    # The second player has their own three days from the move, and no more.
+    assert tick(T0 + 5 * DAY - MINUTE)["timeouts"] == 0
+    assert tick(T0 + 5 * DAY + MINUTE)["timeouts"] == 1
+    assert seat_at(game, 1).status == Seat.Status.TIMED_OUT
 
 
 # --- the daily digest ------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -12,9 +12,13 @@ from django.core import mail
 
 import rules
 from accounts.emails import read_unsubscribe_token
+from accounts.models import TurnEmails
 from games import engine as game_engine
-from games import services
+from games import gifts, services
+from games.errors import GameError
 from games.models import Game
+from notifications import sending
+from notifications.models import Notification
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import new_game
 
@@ -183,3 +187,104 @@ def test_the_invitation_gives_the_days_per_move_in_good_french(
     (message,) = mailoutbox
     assert message.to == [bob.email]
     assert shown in message.body
+
+
+# --- a day given by another player (games/gifts.py) -------------------------------------------
+
+
+def give_a_day(game: Game, giver, committed) -> None:
+    """``giver`` gives a day an hour after T0, from a page showing the game as it is."""
+    game.refresh_from_db()
+    with time_machine.travel(T0 + timedelta(hours=1), tick=False), committed():
+        gifts.time_give(
+            game_id=game.pk, giver=giver, version=game.move_count, extra_days=game.turn_extra_days
+        )
+
+
+@pytest.mark.parametrize(
+    ("language", "zone", "subject", "sentence"),
+    [
+        (
+            "en",
+            "America/New_York",
+            "[Diamino] {giver} gave you one more day — Game {game}",
+            "{giver} gave you one more day to play in Game {game}: your deadline is now "
+            "March 6, 2026, 10 a.m.",
+        ),
+        (
+            "fr",
+            "Europe/Paris",
+            "[Diamino] {giver} vous donne un jour de plus — Partie {game}",
+            "Partie {game}\u00a0: {giver} vous donne un jour de plus pour jouer. Votre échéance "
+            "est maintenant le 6 mars 2026 16:00.",
+        ),
+    ],
+)
+def test_a_day_given_is_emailed_once_to_the_player_to_move_with_the_new_deadline(
+    alice, bob, committed, mailoutbox, language, zone, subject, sentence
+) -> None:
+    for player in (alice, bob):
+        player.language, player.time_zone = language, zone
+        player.save()
+    with time_machine.travel(T0, tick=False):
+        game = new_game([alice, bob], hands=HANDS)
+    mover, giver = seat_at(game, 0).player, seat_at(game, 1).player
+    give_a_day(game, giver, committed)
+    later = time_machine.travel(T0 + timedelta(hours=1), tick=False)
+    with later, committed(), pytest.raises(GameError):  # the same page again: one day, one email
+        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+    (message,) = mailoutbox
+    assert message.to == [mover.email]
+    assert message.subject == subject.format(giver=giver, game=game.pk)
+    for body in (message.body, html_of(message)):
+        assert sentence.format(giver=giver, game=game.pk) in body
+    assert f"({zone})" in message.body
+    assert Notification.objects.filter(kind="time-gift").count() == 1
+
+
+def test_a_second_day_given_says_how_many_days_the_turn_has_had(
+    alice, bob, committed, mailoutbox
+) -> None:
+    for player in (alice, bob):
+        player.language = "en"
+        player.save()
+    with time_machine.travel(T0, tick=False):
+        game = new_game([alice, bob], hands=HANDS)
+    giver = seat_at(game, 1).player
+    give_a_day(game, giver, committed)
+    give_a_day(game, giver, committed)
+    first, second = mailoutbox
+    assert "days given on this turn" not in first.body
+    assert "That makes 2 days given on this turn." in second.body
+
+
+def test_the_email_of_a_day_given_follows_the_turn_email_preference(
+    alice, bob, committed, mailoutbox
+) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = new_game([alice, bob], hands=HANDS)
+    mover, giver = seat_at(game, 0).player, seat_at(game, 1).player
+    mover.turn_emails = TurnEmails.DIGEST
+    mover.save()
+    give_a_day(game, giver, committed)
+    mover.turn_emails = TurnEmails.NEVER
+    mover.save()
+    give_a_day(game, giver, committed)
+    assert mailoutbox == []
+    assert list(
+        Notification.objects.filter(kind="time-gift")
+        .order_by("pk")
+        .values_list("reason", flat=True)
+    ) == ["the player reads the daily digest instead", "turned off in the player's settings"]
+
+
+def test_a_day_given_is_not_emailed_once_the_player_has_moved(alice, bob, mailoutbox) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = new_game([alice, bob], hands=HANDS)
+    mover = seat_at(game, 0).player
+    with time_machine.travel(T0 + timedelta(hours=1), tick=False):
+        gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
+        services.move_submit(game_id=game.pk, player=mover, version=0, move=rules.Pass(0))
+    row = Notification.objects.get(kind="time-gift")
+    assert sending.send_one(row.pk).status == "skipped"
+    assert mailoutbox == []
