@@ -12,6 +12,7 @@ does so by extending ``emails/base_email.txt``).
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from typing import Any
 
@@ -149,7 +150,9 @@ def build_email(
         subject = render_to_string(f"emails/{name}_subject.txt", full_context)
         text = render_to_string(f"emails/{name}_body.txt", full_context)
         html = render_to_string(f"emails/{name}_body.html", full_context)
-    subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
+    # One line, but only ASCII whitespace is folded: str.split() would also eat the
+    # non-breaking space French puts before a colon ("Invitation de claire : …").
+    subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + re.sub(r"[ \t\r\n]+", " ", subject).strip()
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,
