@@ -36,6 +36,7 @@ SENDABLE_KINDS: dict[str, str] = {
     "reminder": EmailKind.TURN,
     "invitations": EmailKind.INVITATIONS,
     "game-over": EmailKind.GAME_OVER,
+    "reports": EmailKind.REPORTS,
 }
 
 
@@ -96,7 +97,8 @@ def wants_email(user: User, kind: str) -> bool:
 
     ``kind`` is one of "turn" (one email per move), "turn-digest" (the daily
     summary), "reminder" (a deadline is near: for every player who reads turn
-    emails, one by one or in the digest), "invitations" or "game-over".
+    emails, one by one or in the digest), "invitations", "game-over" or "reports"
+    (staff: a player filed a report).
     Deleted or inactive players, and players without a confirmed address, get
     nothing.
     """
@@ -110,12 +112,18 @@ def wants_email(user: User, kind: str) -> bool:
         wanted = TurnEmails.DIGEST if kind == "turn-digest" else TurnEmails.EACH
         if user.turn_emails != wanted:
             return False
-    elif preference == EmailKind.INVITATIONS:
-        if not user.invitation_emails:
-            return False
-    elif preference == EmailKind.GAME_OVER and not user.game_over_emails:
+    elif not _switched_on(user, preference):
         return False
     return has_confirmed_address(user)
+
+
+def _switched_on(user: User, preference: str) -> bool:
+    """The player's on/off setting for invitations, finished games or (staff) reports."""
+    return {
+        EmailKind.INVITATIONS: user.invitation_emails,
+        EmailKind.GAME_OVER: user.game_over_emails,
+        EmailKind.REPORTS: user.report_emails,
+    }[preference]
 
 
 def build_email(

@@ -25,6 +25,7 @@ class Notification(models.Model):
         TIMEOUT = "timeout", _("Time-out")
         GAME_OVER = "game-over", _("Game over")
         ANNULLED = "annulled", _("Game annulled")
+        REPORT = "report", _("New report (staff)")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
