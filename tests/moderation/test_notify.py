@@ -8,18 +8,14 @@ from accounts.services import user_delete
 from games.errors import GameError
 from moderation import notify
 from moderation.models import Report
-from moderation.services import own_case, report_create, report_resolve
+from moderation.services import own_case, report_resolve
 from notifications.models import Notification
 from notifications.sending import send_one
 from tests.factories import make_player
 from tests.games.conftest import start_game
+from tests.moderation.conftest import report
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def game(alice, bob, carol):
-    return start_game([alice, bob, carol])
 
 
 @pytest.fixture
@@ -30,13 +26,6 @@ def modo(db):
 @pytest.fixture
 def mod(db):
     return make_player("mod", is_staff=True, language="en", time_zone="UTC")
-
-
-def file_report(game, reporter, about=None, *, reason="cheating", text="Il joue trop vite."):
-    seat = None if about is None else game.seats.get(player=about).pk
-    return report_create(
-        reporter=reporter, game_id=game.pk, reported_seat_id=seat, reason=reason, text=text
-    )
 
 
 def alerts() -> list[tuple[str, str]]:
@@ -53,10 +42,10 @@ def test_each_staff_member_gets_one_email_with_the_reason_the_text_and_the_admin
 ) -> None:
     settings.SITE_URL = "https://diamino.example"
     with committed():
-        report = file_report(game, alice, about=bob, text="Des mots introuvables\nà chaque coup.")
+        filed = report(game, alice, about=bob, text="Des mots introuvables\nà chaque coup.")
     by_address = {message.to[0]: message for message in mailoutbox}
     assert sorted(by_address) == [mod.email, modo.email]
-    link = f"https://diamino.example/admin/moderation/report/{report.pk}/change/"
+    link = f"https://diamino.example/admin/moderation/report/{filed.pk}/change/"
     french, english = by_address[modo.email], by_address[mod.email]
     assert french.subject == (
         f"[Diamino] Nouveau signalement — Partie {game.pk}\u00a0: "
@@ -79,7 +68,7 @@ def test_each_staff_member_gets_one_email_with_the_reason_the_text_and_the_admin
 
 def test_a_report_about_the_game_itself_says_so(game, carol, mod, committed, mailoutbox) -> None:
     with committed():
-        file_report(game, carol, reason="other", text="La partie s'est bloquée.")
+        report(game, carol, reason="other", text="La partie s'est bloquée.")
     (message,) = mailoutbox
     assert f"carol reported Game {game.pk}." in message.body
     assert "Reason: Something else" in message.body
@@ -94,13 +83,13 @@ def test_a_staff_member_who_plays_in_the_game_or_is_reported_is_not_told(
     seated = make_player("voisin", is_staff=True)
     game = start_game([reporter, reported, seated, alice])
     with committed():
-        report = file_report(game, reporter, about=reported)
+        filed = report(game, reporter, about=reported)
     assert alerts() == [("modo", "sent")]
     assert [message.to for message in mailoutbox] == [[modo.email]]
     # The same rule as resolving: told exactly when they may resolve it.
     for staff in (reporter, reported, seated, modo):
         told = Notification.objects.filter(recipient=staff, kind="report").exists()
-        assert told is (own_case(report, staff) is None)
+        assert told is (own_case(filed, staff) is None)
 
 
 def test_players_and_inactive_or_deleted_staff_are_not_told(
@@ -110,16 +99,16 @@ def test_players_and_inactive_or_deleted_staff_are_not_told(
     user_delete(user=make_player("parti", is_staff=True))
     make_player("oscar")
     with committed():
-        file_report(game, alice, about=bob)
+        report(game, alice, about=bob)
     assert alerts() == [("modo", "sent")]
     assert len(mailoutbox) == 1
 
 
 def test_a_refused_report_tells_nobody(game, alice, bob, modo, committed, mailoutbox) -> None:
-    file_report(game, alice, about=bob)
+    report(game, alice, about=bob)
     Notification.objects.all().delete()
     with committed(), pytest.raises(GameError) as error:
-        file_report(game, alice, about=bob)
+        report(game, alice, about=bob)
     assert error.value.code == "already-reported"
     assert (alerts(), mailoutbox) == ([], [])
     assert Report.objects.count() == 1
@@ -129,10 +118,10 @@ def test_at_most_one_email_per_staff_member_and_report(
     game, alice, bob, carol, modo, committed, mailoutbox
 ) -> None:
     with committed():
-        report = file_report(game, alice, about=bob)
-        notify.report_filed(report)  # a retried service writes the same keys
+        filed = report(game, alice, about=bob)
+        notify.report_filed(filed)  # a retried service writes the same keys
     with committed():
-        file_report(game, carol, about=bob)  # another report is another email
+        report(game, carol, about=bob)  # another report is another email
     assert alerts() == [("modo", "sent"), ("modo", "sent")]
     assert len(mailoutbox) == 2
 
@@ -140,8 +129,8 @@ def test_at_most_one_email_per_staff_member_and_report(
 def test_the_email_is_dropped_when_the_report_was_resolved_before_it_went(
     game, alice, bob, modo, mod, mailoutbox
 ) -> None:
-    report = file_report(game, alice, about=bob)  # not committed: nothing sent yet
-    report_resolve(report_id=report.pk, by=mod, resolution="Rien à signaler.")
+    filed = report(game, alice, about=bob)  # not committed: nothing sent yet
+    report_resolve(report_id=filed.pk, by=mod, resolution="Rien à signaler.")
     row = Notification.objects.get(recipient=modo)
     assert send_one(row.pk).status == "skipped"
     row.refresh_from_db()
@@ -152,7 +141,7 @@ def test_the_email_is_dropped_when_the_report_was_resolved_before_it_went(
 def test_the_email_is_dropped_when_the_recipient_is_no_longer_staff(
     game, alice, bob, modo, mailoutbox
 ) -> None:
-    file_report(game, alice, about=bob)
+    report(game, alice, about=bob)
     modo.is_staff = False
     modo.save()
     row = Notification.objects.get(recipient=modo)
@@ -165,7 +154,7 @@ def test_a_staff_member_can_turn_report_emails_off(
     game, alice, bob, carol, modo, committed, mailoutbox, client
 ) -> None:
     with committed():
-        file_report(game, alice, about=bob)
+        report(game, alice, about=bob)
     (message,) = mailoutbox
     assert "Se désabonner des e-mails concernant nouveaux signalements (équipe)" in message.body
     client.post(message.extra_headers["List-Unsubscribe"].strip("<>"))
@@ -177,7 +166,7 @@ def test_a_staff_member_can_turn_report_emails_off(
         True,
     )
     with committed():
-        file_report(game, carol, about=bob)
+        report(game, carol, about=bob)
     assert len(mailoutbox) == 1
     row = Notification.objects.filter(recipient=modo).order_by("-pk").first()
     assert (row.status, row.reason) == ("skipped", "turned off in the player's settings")

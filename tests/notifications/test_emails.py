@@ -35,17 +35,22 @@ def html_of(message: mail.EmailMultiAlternatives) -> str:
     return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
 
 
+def play_charnues(game: Game) -> None:
+    """Position 0 opens with CHARNUES (HANDS dealt)."""
+    services.move_submit(
+        game_id=game.pk,
+        player=seat_at(game, 0).player,
+        version=0,
+        move=CHARNUES,
+        rng=random.Random(0),
+    )
+
+
 def the_turn_email(players, committed, mailoutbox) -> tuple[Game, mail.EmailMessage]:
     """Position 0 plays CHARNUES at T0; the email the next player gets."""
     game = new_game(players, hands=HANDS)
     with time_machine.travel(T0, tick=False), committed():
-        services.move_submit(
-            game_id=game.pk,
-            player=seat_at(game, 0).player,
-            version=0,
-            move=CHARNUES,
-            rng=random.Random(0),
-        )
+        play_charnues(game)
     assert len(mailoutbox) == 1
     return game, mailoutbox[0]
 
@@ -200,13 +205,7 @@ def french_emails_of_every_kind(bob) -> dict[str, mail.EmailMultiAlternatives]:
     )
     invitation = Invitation.objects.get(game=table)
     game = new_game([bob, claire], hands=HANDS)
-    services.move_submit(
-        game_id=game.pk,
-        player=seat_at(game, 0).player,
-        version=0,
-        move=CHARNUES,
-        rng=random.Random(0),
-    )
+    play_charnues(game)
     game.refresh_from_db()
     to_move = seat_at(game, 1)
     turn = {"turn": clock.turn_key(game)}
