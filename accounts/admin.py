@@ -17,7 +17,7 @@ class PlayerAdmin(UserAdmin):
         ),
         (
             _("Emails"),
-            {"fields": ("turn_emails", "invitation_emails", "game_over_emails")},
+            {"fields": ("turn_emails", "invitation_emails", "game_over_emails", "report_emails")},
         ),
     )
     readonly_fields = ("deleted_at", "bot_level")

@@ -53,6 +53,7 @@ def _create(username: str, level: str) -> User:
         turn_emails=TurnEmails.NEVER,
         invitation_emails=False,
         game_over_emails=False,
+        report_emails=False,
     )
     user.set_unusable_password()
     user.save()

@@ -12,6 +12,7 @@ does so by extending ``emails/base_email.txt``).
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from typing import Any
 
@@ -35,6 +36,7 @@ SENDABLE_KINDS: dict[str, str] = {
     "reminder": EmailKind.TURN,
     "invitations": EmailKind.INVITATIONS,
     "game-over": EmailKind.GAME_OVER,
+    "reports": EmailKind.REPORTS,
 }
 
 
@@ -95,7 +97,8 @@ def wants_email(user: User, kind: str) -> bool:
 
     ``kind`` is one of "turn" (one email per move), "turn-digest" (the daily
     summary), "reminder" (a deadline is near: for every player who reads turn
-    emails, one by one or in the digest), "invitations" or "game-over".
+    emails, one by one or in the digest), "invitations", "game-over" or "reports"
+    (staff: a player filed a report).
     Deleted or inactive players, and players without a confirmed address, get
     nothing.
     """
@@ -109,12 +112,18 @@ def wants_email(user: User, kind: str) -> bool:
         wanted = TurnEmails.DIGEST if kind == "turn-digest" else TurnEmails.EACH
         if user.turn_emails != wanted:
             return False
-    elif preference == EmailKind.INVITATIONS:
-        if not user.invitation_emails:
-            return False
-    elif preference == EmailKind.GAME_OVER and not user.game_over_emails:
+    elif not _switched_on(user, preference):
         return False
     return has_confirmed_address(user)
+
+
+def _switched_on(user: User, preference: str) -> bool:
+    """The player's on/off setting for invitations, finished games or (staff) reports."""
+    return {
+        EmailKind.INVITATIONS: user.invitation_emails,
+        EmailKind.GAME_OVER: user.game_over_emails,
+        EmailKind.REPORTS: user.report_emails,
+    }[preference]
 
 
 def build_email(
@@ -149,7 +158,9 @@ def build_email(
         subject = render_to_string(f"emails/{name}_subject.txt", full_context)
         text = render_to_string(f"emails/{name}_body.txt", full_context)
         html = render_to_string(f"emails/{name}_body.html", full_context)
-    subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + " ".join(subject.split())
+    # One line, but only ASCII whitespace is folded: str.split() would also eat the
+    # non-breaking space French puts before a colon ("Invitation de claire : …").
+    subject = settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + re.sub(r"[ \t\r\n]+", " ", subject).strip()
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,

@@ -38,6 +38,7 @@ class SettingsForm(forms.ModelForm):
             "turn_emails",
             "invitation_emails",
             "game_over_emails",
+            "report_emails",
         ]
         labels = {
             "display_name": _("Display name"),
@@ -45,6 +46,7 @@ class SettingsForm(forms.ModelForm):
             "turn_emails": _("When it is my turn"),
             "invitation_emails": _("When someone invites me to a game"),
             "game_over_emails": _("When a game of mine ends"),
+            "report_emails": _("When a player files a report (staff)"),
         }
         help_texts = {
             "display_name": _("What other players see. Leave empty to show your username."),
@@ -53,6 +55,11 @@ class SettingsForm(forms.ModelForm):
             "language": forms.RadioSelect,
             "turn_emails": forms.RadioSelect,
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.instance.is_staff:
+            del self.fields["report_emails"]  # only staff are told about reports
 
     def clean_display_name(self) -> str:
         return " ".join(self.cleaned_data["display_name"].split())

@@ -26,6 +26,7 @@ class EmailKind(models.TextChoices):
     TURN = "turn", _("your turn")
     INVITATIONS = "invitations", _("invitations")
     GAME_OVER = "game-over", _("finished games")
+    REPORTS = "reports", _("new reports (staff)")
     ALL = "all", _("all")
 
 
@@ -69,6 +70,8 @@ class User(AbstractUser):
     )
     invitation_emails = models.BooleanField(_("emails when I am invited to a game"), default=True)
     game_over_emails = models.BooleanField(_("emails when a game of mine ends"), default=True)
+    # Read only while ``is_staff``: the alert sent to staff when a player files a report.
+    report_emails = models.BooleanField(_("emails when a player files a report"), default=True)
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
     bot_level = models.CharField(
         _("computer level"),

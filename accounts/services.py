@@ -32,6 +32,7 @@ def user_delete(*, user: User) -> User:
     user.turn_emails = TurnEmails.NEVER
     user.invitation_emails = False
     user.game_over_emails = False
+    user.report_emails = False
     user.deleted_at = timezone.now()
     user.save()
     user.groups.clear()
@@ -52,5 +53,9 @@ def email_unsubscribe(*, user_id: int, kind: str) -> User | None:
         user.invitation_emails = False
     if kind in (EmailKind.GAME_OVER, EmailKind.ALL):
         user.game_over_emails = False
-    user.save(update_fields=["turn_emails", "invitation_emails", "game_over_emails"])
+    if kind in (EmailKind.REPORTS, EmailKind.ALL):
+        user.report_emails = False
+    user.save(
+        update_fields=["turn_emails", "invitation_emails", "game_over_emails", "report_emails"]
+    )
     return user

@@ -254,7 +254,7 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
                     "review_links",
                     ("mode", "status", "end"),
                     ("layout", "tiles", "word_list"),
-                    ("seats_wanted", "days_per_move", "invitation_only", "rated"),
+                    ("seats_wanted", "days_per_move", "invitation_only", "rated", "friendly"),
                     "creator",
                     ("created_at", "started_at", "finished_at"),
                     ("move_count", "to_move", "turn_started_at"),

@@ -5,6 +5,7 @@ Services (keyword-only, one transaction each, the game's row locked, like
 
 - ``game_seat_bot`` — the table's creator gives a free seat to a computer
   player; the game starts when the table is full, as with ``game_join``.
+- ``game_unseat_bot`` — the creator takes that seat back before the start.
 - ``game_against_computer`` — one click: a two-seat friendly table with a
   computer player, started at once.
 - ``hint_request`` — the best move for the player to move, in unrated games,
@@ -87,6 +88,37 @@ def game_seat_bot(*, game_id: int, by: User, level: str, rng: random.Random | No
     if len(seated) + 1 == game.seats_wanted:
         services._start(game, rng or services._system_rng())
     return seat
+
+
+@transaction.atomic
+def game_unseat_bot(*, game_id: int, by: User, seat_id: int) -> None:
+    """The creator takes back, before the start, a seat they gave to a computer player.
+
+    The table is rated again once no computer sits at it, unless its creator
+    made it friendly. A person's seat is theirs to leave (``game_leave``).
+    """
+    game = services._locked_game(game_id)
+    if game.creator_id != by.pk:
+        raise GameError(
+            "not-creator", _("Only the table's creator can remove the computer."), status=403
+        )
+    if game.status != Game.Status.OPEN:
+        raise GameError(
+            "not-open", _("The game has started: the computer keeps its seat."), status=409
+        )
+    seat = game.seats.select_related("player").filter(pk=seat_id).first()
+    if seat is None:
+        raise GameError("no-seat", _("There is no such seat at this table."), status=404)
+    if not seat.player.is_bot:
+        raise GameError(
+            "not-a-computer",
+            _("This seat is a person's: only a computer's seat can be removed."),
+        )
+    seat.delete()
+    computers_left = game.seats.filter(player__bot_level__gt="").exists()
+    if not game.rated and not game.friendly and not computers_left:
+        game.rated = True
+        game.save(update_fields=["rated"])
 
 
 @transaction.atomic

@@ -97,6 +97,12 @@ class SeatBotForm(forms.Form):
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
 
+class UnseatBotForm(forms.Form):
+    """The creator takes back the seat ``seat`` they gave to a computer player."""
+
+    seat = forms.IntegerField(min_value=1)
+
+
 class VersionForm(forms.Form):
     """The move number the page was built at (a hint is for that position only)."""
 

@@ -91,6 +91,7 @@ def game_create(
         days_per_move=days_per_move,
         invitation_only=invitation_only,
         rated=rated,
+        friendly=not rated,
         creator=creator,
         word_list=game_engine.current_word_list_id(),
     )

@@ -17,6 +17,7 @@ urlpatterns = [
     path("parties/<int:game_id>/commencer/", views.start, name="start"),
     path("parties/<int:game_id>/inviter/", views.invite, name="invite"),
     path("parties/<int:game_id>/ordinateur/", views.seat_bot, name="seat_bot"),
+    path("parties/<int:game_id>/ordinateur/retirer/", views.unseat_bot, name="unseat_bot"),
     path("parties/<int:game_id>/indice/", views.hint, name="hint"),
     path("parties/<int:game_id>/analyse/", views.analyse, name="analyse"),
     path("parties/<int:game_id>/plus-de-temps/", views.give_time, name="give_time"),

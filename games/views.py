@@ -19,6 +19,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 import rules
 from accounts.permissions import player_required
@@ -33,6 +34,7 @@ from games.forms import (
     MoveForm,
     SeatBotForm,
     TimeGiftForm,
+    UnseatBotForm,
     VersionForm,
 )
 from games.models import Game
@@ -63,6 +65,7 @@ def _urls(game: Game) -> dict[str, str]:
             "analyse",
             "seat_bot",
             "give_time",
+            "unseat_bot",
         )
     } | {"check_word": reverse("games:check_word")}
 
@@ -211,6 +214,39 @@ def seat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
         game_id,
         lambda: computer.game_seat_bot(game_id=game_id, by=request.user, level=level),
     )
+
+
+@login_required
+@require_POST
+def unseat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The creator takes a computer's seat back; htmx gets the table's area again."""
+    form = UnseatBotForm(request.POST)
+    error = None
+    if not form.is_valid():
+        error = GameError("bad-seat", _("Choose the computer to remove."), status=400)
+    else:
+        try:
+            computer.game_unseat_bot(
+                game_id=game_id, by=request.user, seat_id=form.cleaned_data["seat"]
+            )
+        except GameError as exc:
+            error = exc
+    done = _("The computer has left the table.")
+    game = Game.objects.filter(pk=game_id).first()
+    if not request.htmx or game is None or game.status != Game.Status.OPEN:
+        # No JavaScript, or nothing left to swap in (the game started meanwhile):
+        # the message goes with the next page.
+        if error is not None:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, done)
+        url = reverse("games:page", args=[game_id]) if game else reverse("games:lobby")
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    context = _table_context(request, game)
+    context["table_message"] = error.message if error else done
+    context["table_error"] = error is not None
+    status = error.status if error else 200
+    return render(request, "games/table.html#table_area", context, status=status)
 
 
 @login_required

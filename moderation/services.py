@@ -9,7 +9,8 @@ themselves, may not file the same open report twice, and may file at most
 ``REPORTS_PER_DAY`` reports in 24 hours.
 
 Each service is one transaction. ``report_create`` locks the reporter's row, so
-two reports sent at once by one player cannot both slip under the limit.
+two reports sent at once by one player cannot both slip under the limit, and
+writes the email to staff in the same transaction (``moderation/notify.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import GameError
 from games.models import Game
+from moderation import notify
 from moderation.models import TEXT_MAX_LENGTH, Report
 
 REPORTS_PER_DAY = 5
@@ -81,9 +83,11 @@ def report_create(
             % {"n": REPORTS_PER_DAY},
             status=429,
         )
-    return Report.objects.create(
+    filed = Report.objects.create(
         reporter=reporter, game=game, reported_player=reported, reason=reason, text=text
     )
+    notify.report_filed(filed)  # staff hear of it when the report commits, not before
+    return filed
 
 
 def own_case(report: Report, user: User) -> GameError | None:

@@ -8,6 +8,9 @@ moved, the table closed, no game waits any more).
 What a game email shows comes from a spectator's ``game_view``: the board,
 the last move with its words and points, the players and their scores — and
 never a player's hand, the reserve or the tiles a move drew (R-HIDE-1).
+
+The staff alert about a new report (``_report``) shows the reason, what the
+player wrote and a link to the report's admin page, where the rest is.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from accounts.emails import absolute_url, build_email
 from accounts.models import User
 from games import clock, selectors
 from games.models import Game, Invitation, Move, Seat
+from moderation.models import Report
+from moderation.services import own_case
 from notifications import board
 from notifications.models import Notification
 from notifications.services import EMAIL_KIND
@@ -243,6 +248,32 @@ def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
     }
 
 
+def _report(row: Notification) -> tuple[str, dict[str, Any]]:
+    report = (
+        Report.objects.select_related("game", "reporter", "reported_player")
+        .filter(pk=row.context.get("report"))
+        .first()
+    )
+    if report is None:
+        raise Skip("the report no longer exists")
+    if report.status != Report.Status.OPEN:
+        raise Skip("the report is resolved already")
+    staff = row.recipient
+    if not (staff.is_active and staff.is_staff):
+        raise Skip("the recipient is no longer staff")
+    if own_case(report, staff) is not None:
+        raise Skip("the recipient is part of the case")
+    return "report", {
+        "game_title": game_title(report.game),
+        "game_url": game_url(report.game),
+        "reporter": str(report.reporter),
+        "reported": str(report.reported_player) if report.reported_player else "",
+        "reason": report.get_reason_display(),
+        "text": report.text,
+        "admin_url": absolute_url(reverse("admin:moderation_report_change", args=[report.pk])),
+    }
+
+
 BUILDERS: dict[str, Callable[[Notification], tuple[str, dict[str, Any]]]] = {
     Kind.INVITATION: _invitation,
     Kind.GAME_STARTED: _game_started,
@@ -253,6 +284,7 @@ BUILDERS: dict[str, Callable[[Notification], tuple[str, dict[str, Any]]]] = {
     Kind.TIME_GIFT: _time_gift,
     Kind.GAME_OVER: _game_over,
     Kind.ANNULLED: _annulled,
+    Kind.REPORT: _report,
 }
 
 

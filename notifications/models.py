@@ -26,6 +26,7 @@ class Notification(models.Model):
         TIME_GIFT = "time-gift", _("More time given")
         GAME_OVER = "game-over", _("Game over")
         ANNULLED = "annulled", _("Game annulled")
+        REPORT = "report", _("New report (staff)")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

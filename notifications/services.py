@@ -38,6 +38,7 @@ EMAIL_KIND: dict[str, str] = {
     Kind.TIMEOUT: "game-over",
     Kind.GAME_OVER: "game-over",
     Kind.ANNULLED: "game-over",
+    Kind.REPORT: "reports",  # staff only: a player filed a report
 }
 
 

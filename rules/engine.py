@@ -192,9 +192,7 @@ def _place(
     owed = _owed(state, placement)
     if len(returns) != owed:
         if marque:
-            fr = (
-                "Dans le jeu avec marque, les diables rouges rapportent 10 points : ne rendez rien."
-            )
+            fr = "Dans le jeu avec marque, les diables rouges rapportent 10 points\u00a0: ne rendez rien."
             en = "In the scored game red devils give 10 points: give nothing back."
         else:
             fr = f"Rendez exactement {owed} lettre(s) de votre main pour les diables rouges."
@@ -280,7 +278,7 @@ def _exchange(
         raise IllegalMove(
             "reserve-too-small",
             "R-EXCH-1",
-            f"La réserve n'a que {len(state.reserve)} lettre(s) : échangez-en moins.",
+            f"La réserve n'a que {len(state.reserve)} lettre(s)\u00a0: échangez-en moins.",
             f"The reserve holds only {len(state.reserve)} tile(s): exchange fewer.",
         )
     reserve = list(state.reserve)

@@ -202,7 +202,7 @@ def _check_line(state: GameState, squares: list[int], across: bool | None) -> No
             raise IllegalMove(
                 "gap",
                 "R-PLACE-3",
-                f"Il reste un trou en {name} : vos lettres doivent former une ligne continue.",
+                f"Il reste un trou en {name}\u00a0: vos lettres doivent former une ligne continue.",
                 f"There is a gap on {name}: your tiles must form one unbroken line.",
             )
     height = layout.height

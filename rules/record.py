@@ -180,7 +180,7 @@ def _apply(record: Record, state: GameState, move: Move) -> tuple[GameState, tup
             raise IllegalMove(
                 "draw-missing",
                 rule,
-                f"La partie n'a pas de réserve : dites quelles {len(drawn)} lettre(s) "
+                f"La partie n'a pas de réserve\u00a0: dites quelles {len(drawn)} lettre(s) "
                 "ce coup pioche (draw).",
                 f"The record has no reserve: say which {len(drawn)} tile(s) this move "
                 "draws (draw).",

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from games import services
 from games.models import Game, Seat
 from tests.browser import pages
 from tests.browser.pages import expect
@@ -50,3 +51,43 @@ def test_a_player_starts_a_game_against_the_computer_asks_a_hint_and_sees_the_re
     expect(page.locator("#history .move")).to_have_count(before + 2)
     game = Game.objects.get()
     assert game.move_count == before + 2 and not game.rated
+
+
+def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
+    browse, transactional_db
+) -> None:
+    alice = make_player("alice")
+    table = services.game_create(creator=alice, mode="marque", seats=3)
+    page = browse(alice)
+    page.goto(f"/parties/{table.pk}/")
+    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    seats = page.locator(".seat-list li")
+    expect(seats).to_have_count(2)
+    expect(seats.nth(1)).to_contain_text("Ordinateur (débutant)")
+
+    # htmx swaps the table's area in place: the page is not loaded again.
+    page.evaluate("window.stillThisPage = true")
+    page.get_by_role("button", name="Retirer l’ordinateur").click()
+    status = page.get_by_role("status")
+    expect(status).to_have_text("L’ordinateur a quitté la table.")
+    expect(status).to_be_focused()  # the button that was pressed is gone
+    expect(seats).to_have_count(1)
+    assert page.evaluate("window.stillThisPage") is True
+    assert not Game.objects.get(pk=table.pk).seats.filter(player__bot_level__gt="").exists()
+
+    # A refusal is swapped in too: the computer's seat went meanwhile (another tab).
+    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    Seat.objects.filter(game=table, player__bot_level__gt="").delete()
+    page.get_by_role("button", name="Retirer l’ordinateur").click()
+    expect(page.get_by_role("alert")).to_have_text("Cette place n’existe pas à cette table.")
+    expect(seats).to_have_count(1)
+
+    # Once the game has started there is nothing to swap: the game page says why.
+    page.goto(f"/parties/{table.pk}/")
+    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    services.game_join(game_id=table.pk, player=make_player("bob"))
+    page.get_by_role("button", name="Retirer l’ordinateur").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "La partie a commencé\u00a0: l’ordinateur garde sa place."
+    )
+    expect(page).to_have_url(re.compile(rf"/parties/{table.pk}/$"))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games import services
 from games.models import Game
 from tests.browser import pages
+from tests.browser.conftest import PHONE
 from tests.browser.pages import expect
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
@@ -19,6 +22,11 @@ pytestmark = pytest.mark.browser
 # guidelines ask for.
 SQUARE_PX = 24
 TILE_PX = 44
+# The header is one line of 44 px targets (the menu, the language) and its padding:
+# 56 px. 64 px, a Material top app bar, leaves room for a larger system font; two
+# lines would pass 80. It was 156 px, three lines of links, a fifth of the screen.
+HEADER_PX = 64
+SCREEN_PX = 844
 
 
 def boxes(page, selector: str) -> list[dict]:
@@ -90,4 +98,58 @@ def test_on_a_phone_the_lobby_and_a_finished_game_fit_the_width_with_every_butto
     page.locator(".resign-form summary").tap()
     page.locator(".resign-form button[type=submit]").tap()
     expect(pages.area(page)).to_have_attribute("data-over", "true")
+    assert_no_sideways_scroll(page)
+
+
+def test_on_a_phone_the_header_is_one_line_and_the_whole_board_is_on_the_first_screen(
+    browse, game
+) -> None:
+    page = browse(seat_at(game, 0).player, phone=True)
+    page.goto(f"/parties/{game.pk}/")
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= HEADER_PX, f"the header is {header['height']} px tall"
+    board = page.locator("#board").bounding_box()
+    assert board["y"] > 0 and board["y"] + board["height"] <= SCREEN_PX, f"board at {board}"
+    assert_no_sideways_scroll(page)
+
+    # The language switch stays in that line; the links wait in the menu.
+    english = page.get_by_role("button", name="English")
+    expect(english).to_be_visible()
+    assert english.bounding_box()["y"] + english.bounding_box()["height"] <= header["height"]
+    names = ("Salon", "Mes parties", "Classement", "Vérifier un mot", "Ma page", "Réglages")
+    links = [page.locator(".site-header").get_by_role("link", name=name) for name in names]
+    logout = page.get_by_role("button", name="Se déconnecter")
+    for hidden in (*links, logout):
+        expect(hidden).to_be_hidden()
+
+    # By keyboard: the menu opens with Enter, Tab walks every link, Escape folds it back.
+    page.locator(".brand").focus()
+    page.keyboard.press("Tab")
+    menu = page.locator(".menu-toggle")
+    expect(menu).to_be_focused()
+    page.keyboard.press("Enter")
+    for link in links:
+        page.keyboard.press("Tab")
+        expect(link).to_be_focused()
+        box = link.bounding_box()
+        assert box["height"] >= TILE_PX and box["x"] + box["width"] <= 390, box
+    page.keyboard.press("Tab")
+    expect(logout).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(menu).to_be_focused()
+    expect(links[0]).to_be_hidden()
+
+    # By finger: the menu opens over the page and its links lead where they say.
+    menu.tap()
+    links[2].tap()
+    expect(page).to_have_url(re.compile(r"/classement/"))
+
+
+def test_without_javascript_the_phone_header_keeps_every_link_in_view(new_context, site) -> None:
+    page = new_context(**PHONE, java_script_enabled=False).new_page()
+    page.goto("/parties/")
+    header = page.locator(".site-header")
+    for name in ("Salon", "Classement", "Vérifier un mot", "Connexion", "S’inscrire"):
+        expect(header.get_by_role("link", name=name)).to_be_visible()
+    expect(header.get_by_role("button", name="English")).to_be_visible()
     assert_no_sideways_scroll(page)

@@ -110,7 +110,7 @@ def test_the_finished_game_shows_the_best_move_beside_each_move(alice, committed
     missed = game.moves.filter(analysis__played_best=False).first()
     if missed is not None:
         assert missed.analysis["best"] in html
-        assert "Meilleur coup :" in html
+        assert "Meilleur coup\u00a0:" in html
 
 
 def test_the_analysis_uses_only_what_each_mover_saw(alice, committed, monkeypatch) -> None:

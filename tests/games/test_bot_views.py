@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import random
 
 import pytest
@@ -76,6 +77,117 @@ def test_the_creator_gives_a_free_seat_to_the_computer_from_the_table_page(alice
     assert game.status == Game.Status.RUNNING and not game.rated
     html = client_for(bob).get(page).content.decode()
     assert "Ordinateur (débutant)" in html and "non classée" in html
+
+
+def open_table_with_a_computer(alice, bob) -> tuple[Game, Seat]:
+    """alice's four-seat table, with bob and a beginner computer seated."""
+    game = services.game_create(creator=alice, mode="sans-marque", seats=4)
+    services.game_join(game_id=game.pk, player=bob)
+    return game, computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+
+
+def computers_at(game: Game) -> int:
+    return game.seats.filter(player__bot_level__gt="").count()
+
+
+def test_the_creator_removes_the_computer_from_the_table_page_without_javascript(
+    alice, bob
+) -> None:
+    game, bot = open_table_with_a_computer(alice, bob)
+    page = reverse("games:page", args=[game.pk])
+    html = client_for(alice).get(page).content.decode()
+    # One button, next to the computer's seat, naming the seat it removes.
+    assert html.count("Retirer l’ordinateur") == 1
+    assert f'name="seat" value="{bot.pk}"' in html
+    assert f'action="/parties/{game.pk}/ordinateur/retirer/"' in html
+    assert "Retirer l’ordinateur" not in client_for(bob).get(page).content.decode()
+
+    response = client_for(alice).post(
+        reverse("games:unseat_bot", args=[game.pk]), {"seat": bot.pk}, follow=True
+    )
+    assert response.redirect_chain == [(page, 302)]
+    html = response.content.decode()
+    assert "L’ordinateur a quitté la table." in html
+    assert "Ordinateur (débutant)" not in html and "non classée" not in html
+    assert computers_at(game) == 0 and Game.objects.get(pk=game.pk).rated
+
+
+def test_with_htmx_the_table_area_comes_back_without_the_computer(alice, bob) -> None:
+    game, bot = open_table_with_a_computer(alice, bob)
+    alice.language = "en"
+    alice.save(update_fields=["language"])
+    response = client_for(alice, "en").post(
+        reverse("games:unseat_bot", args=[game.pk]), {"seat": bot.pk}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="table-area"') and "<html" not in html
+    assert 'role="status"' in html and "The computer has left the table." in html
+    assert "Computer (beginner)" not in html and "Remove the computer" not in html
+    assert "Give a free seat to the computer" in html  # the seat is free again
+    assert computers_at(game) == 0
+
+
+@pytest.mark.parametrize(
+    ("who", "seat", "message", "french_message"),
+    [
+        (
+            "bob",
+            "bot",
+            "Only the table's creator can remove the computer.",
+            "Seul le créateur de la table peut retirer l’ordinateur.",
+        ),
+        (
+            "alice",
+            "bob",
+            "This seat is a person's: only a computer's seat can be removed.",
+            "Cette place est celle d’une personne\u00a0: seul l’ordinateur peut être retiré.",
+        ),
+        (
+            "alice",
+            "nonsense",
+            "Choose the computer to remove.",
+            "Choisissez l’ordinateur à retirer.",
+        ),
+    ],
+)
+def test_a_refused_removal_says_why_in_english_and_french_and_changes_nothing(
+    alice, bob, who, seat, message, french_message
+) -> None:
+    game, bot = open_table_with_a_computer(alice, bob)
+    player = {"alice": alice, "bob": bob}[who]
+    value = {"bot": bot.pk, "bob": game.seats.get(player=bob).pk, "nonsense": "x"}[seat]
+    url = reverse("games:unseat_bot", args=[game.pk])
+    before = list(game.seats.values_list("pk", flat=True))
+    player.language = "en"
+    player.save(update_fields=["language"])
+    english = client_for(player, "en").post(url, {"seat": value}, HTTP_HX_REQUEST="true")
+    assert english.status_code in (400, 403)
+    fragment = html.unescape(english.content.decode())
+    assert 'role="alert"' in fragment and message in fragment
+    player.language = "fr"
+    player.save(update_fields=["language"])
+    response = client_for(player).post(url, {"seat": value}, follow=True)
+    french = html.unescape(response.content.decode())
+    assert french_message in french and 'class="message error"' in french
+    assert list(game.seats.values_list("pk", flat=True)) == before
+
+
+def test_once_the_game_has_started_removing_the_computer_is_refused(alice, bob) -> None:
+    game, bot = open_table_with_a_computer(alice, bob)
+    services.game_join(game_id=game.pk, player=make_player("dora"))  # the last seat
+    url = reverse("games:unseat_bot", args=[game.pk])
+    client = client_for(alice)
+    response = client.post(url, {"seat": bot.pk}, HTTP_HX_REQUEST="true")
+    # Nothing to swap in: htmx goes to the game page, which says why.
+    assert response["HX-Redirect"] == reverse("games:page", args=[game.pk])
+    html = client.get(response["HX-Redirect"]).content.decode()
+    assert "La partie a commencé\u00a0: l’ordinateur garde sa place." in html
+    alice.language = "en"
+    alice.save(update_fields=["language"])
+    html = client_for(alice, "en").post(url, {"seat": bot.pk}, follow=True).content.decode()
+    assert "The game has started: the computer keeps its seat." in html
+    assert computers_at(game) == 1
 
 
 def test_the_game_page_with_a_computer_player_costs_a_bounded_number_of_queries(

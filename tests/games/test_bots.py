@@ -214,6 +214,81 @@ def test_a_computer_player_cannot_log_in_and_has_no_address(alice) -> None:
     assert bot.player.email == ""
 
 
+def test_the_creator_takes_a_computers_seat_back_and_the_table_is_rated_again(alice, bob) -> None:
+    game = services.game_create(creator=alice, mode="marque", seats=3)
+    seat = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    assert not Game.objects.get(pk=game.pk).rated
+    computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=seat.pk)
+    game.refresh_from_db()
+    assert list(game.seats.values_list("player__username", flat=True)) == ["alice"]
+    assert game.status == Game.Status.OPEN and game.rated
+    # The seat is free again: people take it, and the game starts when the table is full.
+    services.game_join(game_id=game.pk, player=bob)
+    services.game_join(game_id=game.pk, player=make_player("dora"))
+    assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
+
+
+def test_a_table_stays_unrated_while_a_computer_sits_or_when_its_creator_chose_friendly(
+    alice,
+) -> None:
+    game = services.game_create(creator=alice, mode="sans-marque", seats=4)
+    first, second = (
+        computer.game_seat_bot(game_id=game.pk, by=alice, level=level)
+        for level in ("debutant", "confirme")
+    )
+    computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=first.pk)
+    assert not Game.objects.get(pk=game.pk).rated  # the other computer is still there
+    friendly = services.game_create(creator=alice, mode="marque", seats=3, rated=False)
+    seat = computer.game_seat_bot(game_id=friendly.pk, by=alice, level="debutant")
+    computer.game_unseat_bot(game_id=friendly.pk, by=alice, seat_id=seat.pk)
+    friendly.refresh_from_db()
+    assert friendly.seats.count() == 1 and not friendly.rated
+    assert Game.objects.get(pk=game.pk).seats.filter(pk=second.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("who", "whose_seat", "code", "status"),
+    [
+        ("seated player", "computer", "not-creator", 403),
+        ("outsider", "computer", "not-creator", 403),
+        ("creator", "person", "not-a-computer", 400),
+        ("creator", "elsewhere", "no-seat", 404),
+    ],
+)
+def test_only_the_creator_removes_only_a_computer_and_a_refusal_changes_nothing(
+    alice, bob, outsider, who, whose_seat, code, status
+) -> None:
+    game = services.game_create(creator=alice, mode="sans-marque", seats=4)
+    services.game_join(game_id=game.pk, player=bob)
+    bot = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    other_table = services.game_create(creator=outsider, mode="marque", seats=3)
+    seat = {
+        "computer": bot,
+        "person": game.seats.get(player=bob),
+        "elsewhere": computer.game_seat_bot(game_id=other_table.pk, by=outsider, level="debutant"),
+    }[whose_seat]
+    by = {"creator": alice, "seated player": bob, "outsider": outsider}[who]
+    before = snapshot(game), snapshot(other_table)
+    with pytest.raises(GameError) as error:
+        computer.game_unseat_bot(game_id=game.pk, by=by, seat_id=seat.pk)
+    assert (error.value.code, error.value.status) == (code, status)
+    assert (snapshot(game), snapshot(other_table)) == before
+
+
+def test_once_the_game_has_started_the_computer_keeps_its_seat(alice, bob) -> None:
+    game = services.game_create(creator=alice, mode="marque", seats=3)
+    services.game_join(game_id=game.pk, player=bob)
+    seat = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    before = snapshot(game)
+    with pytest.raises(GameError) as error:
+        computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=seat.pk)
+    assert (error.value.code, error.value.status) == ("not-open", 409)
+    assert str(error.value.message) == "La partie a commencé\u00a0: l’ordinateur garde sa place."
+    assert snapshot(game) == before
+
+
 @pytest.mark.parametrize("who", ["seated player", "outsider"])
 def test_only_the_creator_gives_a_seat_to_the_computer(alice, bob, outsider, who) -> None:
     game = services.game_create(creator=alice, mode="sans-marque", seats=4)

@@ -14,32 +14,14 @@ from moderation.models import Report
 from moderation.services import REPORTS_PER_DAY, report_create, report_resolve
 from tests.factories import make_player
 from tests.games.conftest import seat_at, start_game
+from tests.moderation.conftest import report, seat_of
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(alice, bob, carol):
-    return start_game([alice, bob, carol])
-
-
-@pytest.fixture
 def staff(db):
     return make_player("modo", is_staff=True)
-
-
-def seat_of(game, player):
-    return game.seats.get(player=player)
-
-
-def report(game, reporter, about=None, reason="cheating", text="Il joue trop vite."):
-    return report_create(
-        reporter=reporter,
-        game_id=game.pk,
-        reported_seat_id=None if about is None else seat_of(game, about).pk,
-        reason=reason,
-        text=text,
-    )
 
 
 def refused(code: str, **kwargs) -> GameError:

@@ -101,6 +101,23 @@ def test_sending_a_report_thanks_the_player_and_goes_back_to_the_game(game, alic
     assert filed.text == "Mots inconnus."
 
 
+def test_staff_get_an_email_whose_link_opens_the_report_in_the_admin(
+    game, alice, bob, staff, committed, mailoutbox
+) -> None:
+    with committed():
+        send(client_for(alice), game, about=seat_pk(game, bob), text="Mots inconnus.")
+    (message,) = mailoutbox
+    assert message.to == [staff.email]
+    assert "Mots inconnus." in message.body
+    link = re.search(
+        r"http://127\.0\.0\.1:8000(/admin/moderation/report/\d+/change/)", message.body
+    )
+    assert link is not None
+    page = client_for(staff).get(link.group(1))
+    assert page.status_code == 200
+    assert "Mots inconnus." in page.content.decode()
+
+
 def test_a_report_without_text_is_refused_on_the_form(game, alice) -> None:
     response = send(client_for(alice), game, text="")
     assert response.status_code == 400

@@ -274,7 +274,7 @@ def test_a_move_sent_after_the_deadline_is_refused_and_the_time_out_is_kept(alic
     assert (error.value.code, error.value.status) == ("timed-out", 409)
     with translation.override("fr"):
         assert str(error.value.message) == (
-            "Votre délai pour jouer était dépassé : vous avez quitté cette partie."
+            "Votre délai pour jouer était dépassé\u00a0: vous avez quitté cette partie."
         )
     game.refresh_from_db()
     assert [m.kind for m in game.moves.all()] == ["timeout"]

@@ -13,12 +13,15 @@ from django.core import mail
 import rules
 from accounts.emails import read_unsubscribe_token
 from accounts.models import TurnEmails
+from games import clock, gifts, services
 from games import engine as game_engine
-from games import gifts, services
 from games.errors import GameError
-from games.models import Game
-from notifications import sending
+from games.models import Game, Invitation
+from moderation.services import report_create
+from notifications import emails, sending
 from notifications.models import Notification
+from tests.factories import make_player
+from tests.french import misplaced_marks, text_of_html
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import new_game
 
@@ -34,17 +37,22 @@ def html_of(message: mail.EmailMultiAlternatives) -> str:
     return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
 
 
+def play_charnues(game: Game) -> None:
+    """Position 0 opens with CHARNUES (HANDS dealt)."""
+    services.move_submit(
+        game_id=game.pk,
+        player=seat_at(game, 0).player,
+        version=0,
+        move=CHARNUES,
+        rng=random.Random(0),
+    )
+
+
 def the_turn_email(players, committed, mailoutbox) -> tuple[Game, mail.EmailMessage]:
     """Position 0 plays CHARNUES at T0; the email the next player gets."""
     game = new_game(players, hands=HANDS)
     with time_machine.travel(T0, tick=False), committed():
-        services.move_submit(
-            game_id=game.pk,
-            player=seat_at(game, 0).player,
-            version=0,
-            move=CHARNUES,
-            rng=random.Random(0),
-        )
+        play_charnues(game)
     assert len(mailoutbox) == 1
     return game, mailoutbox[0]
 
@@ -90,7 +98,7 @@ def test_the_deadline_is_in_the_recipients_time_zone_and_language(
         assert message.subject == f"[Diamino] Your turn — Game {game.pk}"
         assert '<html lang="en">' in html_of(message)
     else:  # 16:00 in Paris, French date
-        assert "Échéance: 5 mars 2026 16:00 (Europe/Paris)" in message.body
+        assert "Échéance\u00a0: 5 mars 2026 16:00 (Europe/Paris)" in message.body
         assert "Vous recevez cet e-mail en tant que bob sur Diamino." in message.body
         assert "Partie" in message.subject
         assert '<html lang="fr">' in html_of(message)
@@ -109,7 +117,7 @@ def test_each_player_reads_the_email_in_their_own_language(
     if language == "fr":
         assert "Se désabonner des e-mails concernant votre tour" in message.body
         assert "mars 2026" in message.body
-        assert "Mots :" in message.body and "Points :" in message.body
+        assert "Mots\u00a0:" in message.body and "Points\u00a0:" in message.body
     else:
         assert "Unsubscribe from emails about your turn" in message.body
         assert "March 5, 2026" in message.body
@@ -162,12 +170,13 @@ def test_the_game_over_email_gives_the_result_to_every_player(
     winner = seat_at(game, 0).player
     to_winner, to_loser = by_address[winner.email], by_address[loser.email]
     for message in (to_winner, to_loser):
-        assert f"1. {winner}: " in message.body
-        assert f"2. {loser}: " in message.body
+        colon = ":" if message.to[0] == alice.email else "\u00a0:"  # alice reads English
+        assert f"1. {winner}{colon} " in message.body
+        assert f"2. {loser}{colon} " in message.body
         assert f"/parties/{game.pk}/" in message.body
     if winner.language == "en":
         assert "Congratulations, you won!" in to_winner.body
-    winner_line = f"Winner: {winner}" if loser.language == "en" else f"Gagnant : {winner}"
+    winner_line = f"Winner: {winner}" if loser.language == "en" else f"Gagnant\u00a0: {winner}"
     assert winner_line in to_loser.body
     english = to_winner if winner.language == "en" else to_loser
     assert english.subject == f"[Diamino] Game over — Game {game.pk}"
@@ -288,3 +297,58 @@ def test_a_day_given_is_not_emailed_once_the_player_has_moved(alice, bob, mailou
     row = Notification.objects.get(kind="time-gift")
     assert sending.send_one(row.pk).status == "skipped"
     assert mailoutbox == []
+
+
+def french_emails_of_every_kind(bob) -> dict[str, mail.EmailMultiAlternatives]:
+    """One email of each kind the outbox sends, rendered for French players."""
+    claire = make_player("claire", language="fr", time_zone="Europe/Paris")
+    staff = make_player("sandrine", is_staff=True)
+    table = services.game_create(
+        creator=claire, mode="marque", seats=2, days_per_move=3, invitees=[bob]
+    )
+    invitation = Invitation.objects.get(game=table)
+    game = new_game([bob, claire], hands=HANDS)
+    play_charnues(game)
+    game.refresh_from_db()
+    to_move = seat_at(game, 1)
+    turn = {"turn": clock.turn_key(game)}
+    Kind = Notification.Kind
+    rows = {
+        Kind.INVITATION: (bob, table, {"invitation": invitation.pk}),
+        Kind.GAME_STARTED: (to_move.player, game, {}),
+        Kind.TURN: (to_move.player, game, turn),
+        Kind.REMINDER: (to_move.player, game, turn),
+        Kind.TIME_GIFT: (to_move.player, game, {**turn, "giver": seat_at(game, 0).pk}),
+        Kind.DIGEST: (to_move.player, None, {}),
+    }
+    report = report_create(
+        reporter=bob, game_id=game.pk, reported_seat_id=None, reason="other", text="Bizarre."
+    )
+    rows[Kind.REPORT] = (staff, game, {"report": report.pk})
+    rendered = {
+        kind: emails.render(Notification(recipient=who, kind=kind, game=on, context=context))
+        for kind, (who, on, context) in rows.items()
+    }
+    timeout = services.game_timeout(game_id=game.pk, seat_id=to_move.pk)
+    game.refresh_from_db()
+    for kind, context in ((Kind.TIMEOUT, {"move": timeout.pk}), (Kind.GAME_OVER, {})):
+        row = Notification(recipient=to_move.player, kind=kind, game=game, context=context)
+        rendered[kind] = emails.render(row)
+    services.game_annul(game_id=game.pk, by=staff, reason="Partie arrangée")
+    game.refresh_from_db()
+    rendered[Kind.ANNULLED] = emails.render(
+        Notification(recipient=bob, kind=Kind.ANNULLED, game=game)
+    )
+    return rendered
+
+
+def test_french_emails_put_a_non_breaking_space_before_every_colon(bob) -> None:
+    rendered = french_emails_of_every_kind(bob)
+    assert set(rendered) == set(emails.BUILDERS)  # a new kind of email is checked too
+    for kind, message in rendered.items():
+        assert '<html lang="fr">' in html_of(message), kind
+        for part in (message.subject, message.body, text_of_html(html_of(message))):
+            assert misplaced_marks(part) == [], (kind, part)
+    turn = rendered[Notification.Kind.TURN]
+    assert re.search("Échéance\u00a0: \\d", turn.body)
+    assert "Joueurs\u00a0:" in turn.body and "Ouvrir la partie\u00a0: http" in turn.body

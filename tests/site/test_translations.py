@@ -9,6 +9,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from tests.french import NBSP, misplaced_marks
+
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES" / "django.po"
 
 
@@ -62,3 +64,52 @@ def test_french_catalogue_has_no_untranslated_entry() -> None:
         if re.search(r'^msgstr(\[\d+\])? ""\s*(\n(?!")|\Z)', block, flags=re.MULTILINE):
             untranslated.append(block)
     assert untranslated == []
+
+
+CATALOGUES = [
+    CATALOGUE,
+    Path(settings.BASE_DIR) / "accounts" / "locale" / "fr" / "LC_MESSAGES" / "django.po",
+]
+
+
+def _translations(path: Path) -> list[str]:
+    """Every msgstr of a catalogue, continuation lines joined, escapes read; no header."""
+    translations = []
+    for block in _entries(path.read_text(encoding="utf-8"))[1:]:
+        if block.lstrip().startswith("#~"):
+            continue
+        for value in re.findall(r'^msgstr(?:\[\d+\])? ((?:".*"\n?)+)', block, flags=re.MULTILINE):
+            parts = re.findall(r'^"(.*)"$', value, flags=re.MULTILINE)
+            translations.append("".join(parts).replace('\\"', '"').replace("\\n", "\n"))
+    return translations
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda path: path.parts[-4])
+def test_french_catalogues_put_a_non_breaking_space_before_colons_and_question_marks(
+    path: Path,
+) -> None:
+    translations = _translations(path)
+    assert any(NBSP + ":" in text for text in translations)
+    wrong = {text: found for text in translations if (found := misplaced_marks(text))}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [
+        ("Échéance: demain", False),
+        ("Échéance : demain", False),  # an ordinary space lets ":" start a line
+        ("Échéance\u202f: demain", False),  # not the catalogue's space
+        ("%(title)s: à vous", False),
+        ("Vraiment ?", False),
+        ("Nom « Ancien joueur »", False),
+        ("Échéance\u00a0: 5 mars 2026 16:30", True),
+        ("Bravo\u00a0!", True),
+        ("Quoi\u00a0?!", True),
+        ("Ouvrir\u00a0: https://diamino.example/parties/?page=2", True),
+        ("Nom «\u00a0Ancien joueur\u00a0»", True),
+        ("{0:>3} lettres", True),
+    ],
+)
+def test_the_typography_check_tells_right_from_wrong(text: str, right: bool) -> None:
+    assert (misplaced_marks(text) == []) is right
