@@ -94,8 +94,10 @@ def game_seat_bot(*, game_id: int, by: User, level: str, rng: random.Random | No
 def game_unseat_bot(*, game_id: int, by: User, seat_id: int) -> None:
     """The creator takes back, before the start, a seat they gave to a computer player.
 
-    The table is rated again once no computer sits at it, unless its creator
-    made it friendly. A person's seat is theirs to leave (``game_leave``).
+    The table is rated again once no computer sits at it, unless it is
+    friendly: its creator made it so, or a person joined it while it showed
+    as unrated (``services.game_join``). A person's seat is theirs to leave
+    (``game_leave``).
     """
     game = services._locked_game(game_id)
     if game.creator_id != by.pk:

@@ -136,7 +136,12 @@ def game_invite(*, game_id: int, by: User, invitee: User) -> Invitation:
 
 @transaction.atomic
 def game_join(*, game_id: int, player: User, rng: random.Random | None = None) -> Seat:
-    """Take a seat at an open table; the game starts when the last seat is taken."""
+    """Take a seat at an open table; the game starts when the last seat is taken.
+
+    Joining a table that shows as unrated (friendly, or a computer seated)
+    keeps it unrated: the creator taking the computer back must not make the
+    game rated for someone who joined a friendly one (``computer.game_unseat_bot``).
+    """
     _require_player(player)
     game = _locked_game(game_id)
     if game.status != Game.Status.OPEN:
@@ -149,6 +154,9 @@ def game_join(*, game_id: int, player: User, rng: random.Random | None = None) -
     if game.seats.count() >= game.seats_wanted:
         raise GameError("full", _("This table is full."), status=409)
     seat = Seat.objects.create(game=game, player=player)
+    if not game.rated and not game.friendly:
+        game.friendly = True
+        game.save(update_fields=["friendly"])
     if invitation is not None:
         invitation.status = Invitation.Status.ACCEPTED
         invitation.save(update_fields=["status"])
