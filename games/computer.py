@@ -349,20 +349,19 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
     the site. The second transaction checks everything again before it
     spends the hint, so two tabs asking at once spend one.
     """
-    turn = _hint_turn(game_id=game_id, player=player, version=version)
-    if isinstance(turn, GameError):
-        raise turn  # a time-out, committed
-    game, seat = turn
+    # A refusal is raised after the commit of the time-out it may have found due.
+    game, seat = services._refuse_after_commit(
+        _hint_turn(game_id=game_id, player=player, version=version)
+    )
     shown = current_hint(game, seat)
     if shown is not None:
         return shown
     if hints_left(game, seat) < 1:
         raise _no_hints_left()
     best = best_moves(rules.view(game_engine.state_of(game), seat.position), 1)[0]
-    saved = _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
-    if isinstance(saved, GameError):
-        raise saved
-    return saved
+    return services._refuse_after_commit(
+        _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
+    )
 
 
 def _no_hints_left() -> GameError:

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -29,6 +30,8 @@ from games import clock, signals
 from games import engine as game_engine
 from games.errors import GameError, moved_on, not_a_player, not_running, timed_out
 from games.models import ChatMessage, Game, Invitation, Mode, Move, Seat
+
+T = TypeVar("T")
 
 CHAT_MAX_LENGTH = 500
 CHAT_MAX_PER_MINUTE = 6
@@ -376,7 +379,7 @@ def _time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng(), seats)
 
 
-def _refuse_after_commit(result: Move | GameError) -> Move:
+def _refuse_after_commit(result: T | GameError) -> T:
     """Raise a refusal whose transaction had something to keep (a time-out), after its commit."""
     if isinstance(result, GameError):
         raise result
