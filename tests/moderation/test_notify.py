@@ -66,6 +66,22 @@ def test_each_staff_member_gets_one_email_with_the_reason_the_text_and_the_admin
         assert f"https://diamino.example/parties/{game.pk}/" in message.body
 
 
+def test_the_email_gives_the_username_of_a_player_who_chose_a_display_name(
+    game, alice, bob, mod, committed, mailoutbox
+) -> None:
+    # Display names are chosen freely, even another player's name: staff need the username.
+    alice.display_name = "Équipe Diamino"
+    bob.display_name = "carol"
+    for player in (alice, bob):
+        player.save(update_fields=["display_name"])
+    with committed():
+        report(game, alice, about=bob)
+    (message,) = mailoutbox
+    html = next(body for body, kind in message.alternatives if kind == "text/html")
+    for body in (message.body, html):
+        assert f"Équipe Diamino (@alice) reported carol (@bob) in Game {game.pk}." in body
+
+
 def test_a_report_about_the_game_itself_says_so(game, carol, mod, committed, mailoutbox) -> None:
     with committed():
         report(game, carol, reason="other", text="La partie s'est bloquée.")
