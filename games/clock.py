@@ -155,7 +155,7 @@ def is_ticking(game: Game) -> bool:
 
 
 def turn_key(game: Game) -> str:
-    """Names one turn of one game, e.g. for "one reminder per turn".
+    """Names one turn of one game, for the keys of its emails (turn, reminder, day given).
 
     Made of the seat to move and when its turn began, so a move that does not
     pass the turn (a resignation out of turn) keeps the same key.

@@ -94,8 +94,10 @@ def game_seat_bot(*, game_id: int, by: User, level: str, rng: random.Random | No
 def game_unseat_bot(*, game_id: int, by: User, seat_id: int) -> None:
     """The creator takes back, before the start, a seat they gave to a computer player.
 
-    The table is rated again once no computer sits at it, unless its creator
-    made it friendly. A person's seat is theirs to leave (``game_leave``).
+    The table is rated again once no computer sits at it, unless it is
+    friendly: its creator made it so, or a person joined it while it showed
+    as unrated (``services.game_join``). A person's seat is theirs to leave
+    (``game_leave``).
     """
     game = services._locked_game(game_id)
     if game.creator_id != by.pk:
@@ -347,20 +349,19 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
     the site. The second transaction checks everything again before it
     spends the hint, so two tabs asking at once spend one.
     """
-    turn = _hint_turn(game_id=game_id, player=player, version=version)
-    if isinstance(turn, GameError):
-        raise turn  # a time-out, committed
-    game, seat = turn
+    # A refusal is raised after the commit of the time-out it may have found due.
+    game, seat = services._refuse_after_commit(
+        _hint_turn(game_id=game_id, player=player, version=version)
+    )
     shown = current_hint(game, seat)
     if shown is not None:
         return shown
     if hints_left(game, seat) < 1:
         raise _no_hints_left()
     best = best_moves(rules.view(game_engine.state_of(game), seat.position), 1)[0]
-    saved = _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
-    if isinstance(saved, GameError):
-        raise saved
-    return saved
+    return services._refuse_after_commit(
+        _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
+    )
 
 
 def _no_hints_left() -> GameError:

@@ -47,10 +47,10 @@ def time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Ga
     time-out is applied and kept, and the gift refused (``too-late``).
     Returns the game as saved.
     """
-    result = _time_give(game_id=game_id, giver=giver, version=version, extra_days=extra_days)
-    if isinstance(result, GameError):
-        raise result  # after the commit of the time-out it found due
-    return result
+    # A refusal is raised after the commit of the time-out it may have found due.
+    return services._refuse_after_commit(
+        _time_give(game_id=game_id, giver=giver, version=version, extra_days=extra_days)
+    )
 
 
 @transaction.atomic

@@ -43,9 +43,10 @@ class Game(models.Model):
     # off for a friendly table, chosen at creation, and as soon as a computer
     # player sits. Hints are allowed only where it is off.
     rated = models.BooleanField(_("rated"), default=True)
-    # The creator's own choice of an unrated table, which ``rated`` alone forgets
-    # once a computer sits: taking the last computer back restores ``rated``
-    # (``computer.game_unseat_bot``) unless this is set.
+    # An unrated table by someone's choice, which ``rated`` alone forgets once a
+    # computer sits: the creator's, or a person's who joined it while it showed
+    # as unrated (``services.game_join``). Taking the last computer back restores
+    # ``rated`` (``computer.game_unseat_bot``) unless this is set.
     friendly = models.BooleanField(_("friendly"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True

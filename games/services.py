@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -29,6 +30,8 @@ from games import clock, signals
 from games import engine as game_engine
 from games.errors import GameError, moved_on, not_a_player, not_running, timed_out
 from games.models import ChatMessage, Game, Invitation, Mode, Move, Seat
+
+T = TypeVar("T")
 
 CHAT_MAX_LENGTH = 500
 CHAT_MAX_PER_MINUTE = 6
@@ -136,7 +139,12 @@ def game_invite(*, game_id: int, by: User, invitee: User) -> Invitation:
 
 @transaction.atomic
 def game_join(*, game_id: int, player: User, rng: random.Random | None = None) -> Seat:
-    """Take a seat at an open table; the game starts when the last seat is taken."""
+    """Take a seat at an open table; the game starts when the last seat is taken.
+
+    Joining a table that shows as unrated (friendly, or a computer seated)
+    keeps it unrated: the creator taking the computer back must not make the
+    game rated for someone who joined a friendly one (``computer.game_unseat_bot``).
+    """
     _require_player(player)
     game = _locked_game(game_id)
     if game.status != Game.Status.OPEN:
@@ -149,6 +157,9 @@ def game_join(*, game_id: int, player: User, rng: random.Random | None = None) -
     if game.seats.count() >= game.seats_wanted:
         raise GameError("full", _("This table is full."), status=409)
     seat = Seat.objects.create(game=game, player=player)
+    if not game.rated and not game.friendly:
+        game.friendly = True
+        game.save(update_fields=["friendly"])
     if invitation is not None:
         invitation.status = Invitation.Status.ACCEPTED
         invitation.save(update_fields=["status"])
@@ -368,7 +379,7 @@ def _time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng(), seats)
 
 
-def _refuse_after_commit(result: Move | GameError) -> Move:
+def _refuse_after_commit(result: T | GameError) -> T:
     """Raise a refusal whose transaction had something to keep (a time-out), after its commit."""
     if isinstance(result, GameError):
         raise result

@@ -379,10 +379,16 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
     return _game_area(request, game)
 
 
-def _game_area(request: HttpRequest, game: Game) -> HttpResponse:
-    """The answer to an action on the game page: its new game area for htmx, else the page."""
+def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpResponse:
+    """The answer to an action on the game page: its new game area for htmx, else the page.
+
+    ``message``: a refusal to show with it (in the area's ``#move-error``, or with the page).
+    """
     if request.htmx:
-        return render(request, "games/game.html#game_area", _game_context(request, game))
+        context = _game_context(request, game, message=message)
+        return render(request, "games/game.html#game_area", context)
+    if message:
+        messages.error(request, message)
     return redirect("games:page", game.pk)
 
 
@@ -431,7 +437,13 @@ def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
             extra_days=form.cleaned_data["extra_days"],
         )
     except GameError as exc:
-        return _error_response(request, game, str(exc.message), exc.status)
+        if exc.code != "moved-on":
+            return _error_response(request, game, str(exc.message), exc.status)
+        # The page was stale: another player gave a day, or the turn passed. Waiting
+        # pages poll by move number only, so the page would keep its old deadline and
+        # each click would be refused again: show the fresh game area with the reason.
+        game.refresh_from_db()
+        return _game_area(request, game, message=str(exc.message))
     game.refresh_from_db()
     return _game_area(request, game)
 

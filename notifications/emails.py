@@ -9,8 +9,9 @@ What a game email shows comes from a spectator's ``game_view``: the board,
 the last move with its words and points, the players and their scores — and
 never a player's hand, the reserve or the tiles a move drew (R-HIDE-1).
 
-The staff alert about a new report (``_report``) shows the reason, what the
-player wrote and a link to the report's admin page, where the rest is.
+The staff alert about a new report (``_report``) names the players with their
+usernames, shows the reason, what the player wrote and a link to the report's
+admin page, where the rest is.
 """
 
 from __future__ import annotations
@@ -248,6 +249,16 @@ def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
     }
 
 
+def _known_as(user: User) -> str:
+    """A player as staff must know them: the name others see and, if it differs, the username.
+
+    Players choose their display name freely (another player's name, "Modération"):
+    the username is the one that cannot be borrowed.
+    """
+    name = str(user)
+    return name if name == user.username else f"{name} (@{user.username})"
+
+
 def _report(row: Notification) -> tuple[str, dict[str, Any]]:
     report = (
         Report.objects.select_related("game", "reporter", "reported_player")
@@ -266,8 +277,8 @@ def _report(row: Notification) -> tuple[str, dict[str, Any]]:
     return "report", {
         "game_title": game_title(report.game),
         "game_url": game_url(report.game),
-        "reporter": str(report.reporter),
-        "reported": str(report.reported_player) if report.reported_player else "",
+        "reporter": _known_as(report.reporter),
+        "reported": _known_as(report.reported_player) if report.reported_player else "",
         "reason": report.get_reason_display(),
         "text": report.text,
         "admin_url": absolute_url(reverse("admin:moderation_report_change", args=[report.pk])),

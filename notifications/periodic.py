@@ -126,11 +126,26 @@ def apply_timeouts(now: datetime | None = None) -> int:
     return done
 
 
+def _reminder_key(game: Game) -> str:
+    """``reminder:<turn>``, then ``:<days given>`` once days are given on the turn.
+
+    A turn with no day given keeps the key reminders had before the days counted, so a
+    turn reminded before that change is not reminded a second time for the same deadline.
+    """
+    key = f"reminder:{clock.turn_key(game)}"
+    return f"{key}:{game.turn_extra_days}" if game.turn_extra_days else key
+
+
 def write_reminders(now: datetime | None = None) -> int:
-    """A reminder for each player whose deadline is near: once per turn, not on vacation."""
+    """A reminder for each player whose deadline is near, not on vacation.
+
+    Once per turn and deadline: the days given on the turn are part of the key, so a
+    turn reminded before another player gave a day is reminded again before the new
+    deadline (PLAYERS.md 3: never a time-out by surprise).
+    """
     now = now or timezone.now()
     games = list(_turns_older_than(now, clock.reminder_lead).select_related("to_move__player"))
-    keys = {game.pk: f"reminder:{clock.turn_key(game)}" for game in games}
+    keys = {game.pk: _reminder_key(game) for game in games}
     written = set(Notification.objects.filter(key__in=keys.values()).values_list("key", flat=True))
     games = [g for g in games if keys[g.pk] not in written]
     vacations = clock.vacations_of(

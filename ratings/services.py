@@ -45,8 +45,10 @@ def is_rated(game: Game) -> bool:
 
     Finished (never open, running or annulled) games of either mode, 2 to 8
     players, and rated (``Game.rated``): not a friendly table, and no computer
-    player ever sat at it. Hints are allowed only in unrated games, so a game
-    with hints is never rated either.
+    player seated when it started (a computer seated and taken back before the
+    start leaves it rated, unless a person joined meanwhile: ``Game.friendly``).
+    Hints are allowed only in unrated games, so a game with hints is never
+    rated either.
     """
     return (
         game.rated

@@ -88,7 +88,7 @@ def _read_tiles(state: GameState, move: Place) -> tuple[list[int], list[str], li
             raise IllegalMove(
                 "bad-letter",
                 "R-PLACE-9",
-                f"« {letter_text} » en {name} n'est pas une lettre de A à Z.",
+                f"«\u00a0{letter_text}\u00a0» en {name} n'est pas une lettre de A à Z.",
                 f"'{letter_text}' on {name} is not a letter from A to Z.",
             )
         if "A" <= letter <= "Z":
@@ -99,7 +99,7 @@ def _read_tiles(state: GameState, move: Place) -> tuple[list[int], list[str], li
             raise IllegalMove(
                 "bad-letter",
                 "R-PLACE-9",
-                f"« {letter} » en {name} n'est pas une lettre de A à Z.",
+                f"«\u00a0{letter}\u00a0» en {name} n'est pas une lettre de A à Z.",
                 f"'{letter}' on {name} is not a letter from A to Z.",
             )
         if index in seen:

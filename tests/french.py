@@ -14,11 +14,12 @@ import re
 
 NBSP = "\u00a0"
 
-# Spans where a mark is not punctuation: URLs, times (12:30), Python format
+# Spans where a mark is not punctuation: URLs and paths with a query
+# (/parties/?page=2, but not the words of "et/ou?"), times (12:30), Python format
 # fields ({0:>3}), HTML tags (style="color:red") and Django date formats (H:i).
 _NOT_TEXT = re.compile(
     r"[a-z][a-z0-9+.-]*://\S*"
-    r"|/\S*\?\S*"
+    r"|(?<![\w/])/\S*\?\S*"
     r"|\b\d{1,2}:\d{2}\b"
     r"|\{[^{}\s]*\}"
     r"|<[^>]*>"
@@ -38,8 +39,9 @@ def misplaced_marks(text: str) -> list[str]:
     wrong = []
     for match in _MARK.finditer(masked):
         i = match.start()
+        # At the very start there is no space at all: that is wrong too.
         before = masked[i - 1] if i else ""
-        if before != NBSP and before not in ":;?!":
+        if before != NBSP and (not before or before not in ":;?!"):
             wrong.append(text[max(0, i - 25) : i + 10])
     for match in re.finditer(r"«(?!\u00a0)|(?<!\u00a0)»", masked):
         wrong.append(text[max(0, match.start() - 25) : match.start() + 10])

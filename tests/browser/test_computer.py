@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 
 from games import services
 from games.models import Game, Seat
@@ -81,6 +82,28 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     expect(page.get_by_role("alert")).to_have_text("Cette place n’existe pas à cette table.")
     expect(seats).to_have_count(1)
+
+    # An answer that is not the table's area is never nested in the page: Django's
+    # CSRF refusal (the cookie was lost) loads the table again, whose fresh token
+    # then works...
+    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    page.evaluate("window.stillThisPage = true")
+    page.context.clear_cookies(name="csrftoken")
+    page.get_by_role("button", name="Retirer l’ordinateur").click()
+    page.wait_for_function("window.stillThisPage === undefined")
+    expect(page.locator(".site-header")).to_have_count(1)
+    expect(seats).to_have_count(2)
+    page.get_by_role("button", name="Retirer l’ordinateur").click()
+    expect(page.get_by_role("status")).to_have_text("L’ordinateur a quitté la table.")
+    # ... and a session that ended meanwhile shows the log-in page, as a page.
+    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    page.context.clear_cookies(name=settings.SESSION_COOKIE_NAME)
+    page.get_by_role("button", name="Retirer l’ordinateur").click()
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+    expect(page.locator(".site-header")).to_have_count(1)
+    expect(page.locator("#table-area")).to_have_count(0)
+    Seat.objects.filter(game=table, player__bot_level__gt="").delete()
+    page = browse(alice)
 
     # Once the game has started there is nothing to swap: the game page says why.
     page.goto(f"/parties/{table.pk}/")

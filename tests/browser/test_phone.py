@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
 from games import services
 from games.models import Game
@@ -145,6 +147,49 @@ def test_on_a_phone_the_header_is_one_line_and_the_whole_board_is_on_the_first_s
     expect(page).to_have_url(re.compile(r"/classement/"))
 
 
+def uncovered(page, selector: str) -> bool:
+    """Whether the middle of ``selector``'s element, scrolled into view, is the element itself."""
+    return page.locator(selector).first.evaluate(
+        "el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();"
+        " const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
+        " return el === hit || el.contains(hit); }"
+    )
+
+
+def test_on_a_phone_the_open_menu_folds_when_the_focus_or_a_tap_goes_elsewhere(
+    browse, game
+) -> None:
+    page = browse(seat_at(game, 0).player, phone=True)
+    page.goto("/parties/")
+    menu = page.locator(".menu-toggle")
+    first = page.locator(".site-header").get_by_role("link", name="Salon")
+    logout = page.get_by_role("button", name="Se déconnecter")
+    english = page.get_by_role("button", name="English")
+
+    # Tab past the menu's last item: the next control is not left under the open menu.
+    menu.focus()
+    page.keyboard.press("Enter")
+    expect(first).to_be_visible()
+    logout.focus()
+    page.keyboard.press("Tab")
+    expect(english).to_be_focused()
+    expect(first).to_be_hidden()
+    # Shift+Tab out through its top, from "Menu" back to the brand, folds it too.
+    menu.focus()
+    page.keyboard.press("Enter")
+    expect(first).to_be_visible()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator(".brand")).to_be_focused()
+    expect(first).to_be_hidden()
+
+    # A tap anywhere else on the page folds it.
+    menu.tap()
+    expect(first).to_be_visible()
+    page.touchscreen.tap(195, SCREEN_PX - 20)
+    expect(first).to_be_hidden()
+    assert uncovered(page, "h1")
+
+
 def test_without_javascript_the_phone_header_keeps_every_link_in_view(new_context, site) -> None:
     page = new_context(**PHONE, java_script_enabled=False).new_page()
     page.goto("/parties/")
@@ -152,4 +197,23 @@ def test_without_javascript_the_phone_header_keeps_every_link_in_view(new_contex
     for name in ("Salon", "Classement", "Vérifier un mot", "Connexion", "S’inscrire"):
         expect(header.get_by_role("link", name=name)).to_be_visible()
     expect(header.get_by_role("button", name="English")).to_be_visible()
+    assert_no_sideways_scroll(page)
+    # Nothing folds the menu without JavaScript: it lies in the page's flow, not over it.
+    assert uncovered(page, "h1")
+
+
+def test_without_javascript_a_phone_sees_the_messages_and_the_title_below_the_menu(
+    new_context, site, transactional_db
+) -> None:
+    context = new_context(**PHONE, java_script_enabled=False)
+    client = Client()
+    client.force_login(make_player("alice"))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": site}])
+    page = context.new_page()
+    page.goto("/parties/a-moi/")  # no game waits for her: "my games" says so
+    message = page.locator(".messages li")
+    expect(message).to_have_text("Ce n’est votre tour dans aucune partie.")
+    for selector in (".messages li", "h1"):
+        assert uncovered(page, selector), f"{selector} is under the menu"
     assert_no_sideways_scroll(page)

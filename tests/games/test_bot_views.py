@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -97,7 +98,7 @@ def test_the_creator_removes_the_computer_from_the_table_page_without_javascript
     page = reverse("games:page", args=[game.pk])
     html = client_for(alice).get(page).content.decode()
     # One button, next to the computer's seat, naming the seat it removes.
-    assert html.count("Retirer l’ordinateur") == 1
+    assert html.count("Retirer l’ordinateur</button>") == 1
     assert f'name="seat" value="{bot.pk}"' in html
     assert f'action="/parties/{game.pk}/ordinateur/retirer/"' in html
     assert "Retirer l’ordinateur" not in client_for(bob).get(page).content.decode()
@@ -110,6 +111,28 @@ def test_the_creator_removes_the_computer_from_the_table_page_without_javascript
     assert "L’ordinateur a quitté la table." in html
     assert "Ordinateur (débutant)" not in html and "non classée" not in html
     assert computers_at(game) == 0 and Game.objects.get(pk=game.pk).rated
+
+
+def test_with_two_computers_each_removal_button_names_its_seat(alice) -> None:
+    game = services.game_create(creator=alice, mode="sans-marque", seats=4)
+    for level in ("debutant", "confirme"):
+        computer.game_seat_bot(game_id=game.pk, by=alice, level=level)
+    page = reverse("games:page", args=[game.pk])
+    labels = re.findall(
+        r'aria-label="(Retirer l’ordinateur[^"]*)"',
+        html.unescape(client_for(alice).get(page).content.decode()),
+    )
+    assert labels == [
+        "Retirer l’ordinateur\u00a0: place 2, Ordinateur (débutant)",
+        "Retirer l’ordinateur\u00a0: place 3, Ordinateur (confirmé)",
+    ]
+    alice.language = "en"
+    alice.save(update_fields=["language"])
+    english = client_for(alice, "en").get(page).content.decode()
+    assert re.findall(r'aria-label="(Remove the computer[^"]*)"', english) == [
+        "Remove the computer: seat 2, Computer (beginner)",
+        "Remove the computer: seat 3, Computer (experienced)",
+    ]
 
 
 def test_with_htmx_the_table_area_comes_back_without_the_computer(alice, bob) -> None:

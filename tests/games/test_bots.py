@@ -246,6 +246,27 @@ def test_a_table_stays_unrated_while_a_computer_sits_or_when_its_creator_chose_f
     assert Game.objects.get(pk=game.pk).seats.filter(pk=second.pk).exists()
 
 
+@pytest.mark.parametrize("bob_joins", ["while a computer sits", "before the computer"])
+def test_a_person_who_joined_an_unrated_table_does_not_end_up_in_a_rated_game(
+    alice, bob, bob_joins
+) -> None:
+    game = services.game_create(creator=alice, mode="marque", seats=4)
+    if bob_joins == "before the computer":
+        services.game_join(game_id=game.pk, player=bob)  # Bob sat at a rated table
+    seat = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    if bob_joins == "while a computer sits":
+        services.game_join(game_id=game.pk, player=bob)  # the table said unrated, with hints
+    computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=seat.pk)
+    services.game_start(game_id=game.pk, by=alice, rng=random.Random(1))
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    # Whatever the table showed when Bob sat down is what he plays.
+    unrated = bob_joins == "while a computer sits"
+    assert game.rated is not unrated
+    hints = computer.hints_left(game, game.seats.get(player=bob))
+    assert (hints > 0) is unrated
+
+
 @pytest.mark.parametrize(
     ("who", "whose_seat", "code", "status"),
     [

@@ -413,3 +413,35 @@ def test_a_refused_gift_says_why_on_the_page(alice, bob) -> None:
         assert "aucun temps n’a été donné" in response.content.decode()
     game.refresh_from_db()
     assert game.turn_extra_days == 1
+
+
+def test_a_page_left_behind_by_another_gift_is_brought_up_to_date(alice, bob, carol) -> None:
+    # The third player's page waits for the first, polling by move number: the second's
+    # gift does not change it, so it still shows the first deadline and the old form.
+    game = at_t0([alice, bob, carol])
+    giver, late = seat_at(game, 1).player, seat_at(game, 2).player
+    stale = page(game, late)
+    first, second = (
+        (T0 + days * DAY).astimezone(ZoneInfo(late.time_zone)).isoformat() for days in (3, 4)
+    )
+    assert f'<time datetime="{first}">' in stale and 'name="extra_days" value="0"' in stale
+    give(game, giver)
+    url = reverse("games:give_time", args=[game.pk])
+    with time_machine.travel(T0 + 2 * HOUR, tick=False):
+        answer = client_for(late).post(url, {"version": 0, "extra_days": 0}, HTTP_HX_REQUEST="true")
+    # Refused, but with the game area as it is now: the new deadline, the day given,
+    # a form that can give the next day, and why nothing happened.
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert html.lstrip().startswith('<div id="game-area"')
+    assert "aucun temps n’a été donné. Regardez de nouveau l’échéance." in html
+    assert 'role="alert"' in html
+    assert f'<time datetime="{second}">' in html and "(+1 jour donné)" in html
+    assert 'name="extra_days" value="1"' in html
+    game.refresh_from_db()
+    assert game.turn_extra_days == 1
+    # The next click, from that area, gives the day they meant.
+    with time_machine.travel(T0 + 2 * HOUR, tick=False):
+        client_for(late).post(url, {"version": 0, "extra_days": 1}, HTTP_HX_REQUEST="true")
+    game.refresh_from_db()
+    assert game.turn_extra_days == 2

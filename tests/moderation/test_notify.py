@@ -8,12 +8,12 @@ from accounts.services import user_delete
 from games.errors import GameError
 from moderation import notify
 from moderation.models import Report
-from moderation.services import own_case, report_resolve
+from moderation.services import own_case, report_create, report_resolve
 from notifications.models import Notification
 from notifications.sending import send_one
 from tests.factories import make_player
 from tests.games.conftest import start_game
-from tests.moderation.conftest import report
+from tests.moderation.conftest import report, seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +66,22 @@ def test_each_staff_member_gets_one_email_with_the_reason_the_text_and_the_admin
         assert f"https://diamino.example/parties/{game.pk}/" in message.body
 
 
+def test_the_email_gives_the_username_of_a_player_who_chose_a_display_name(
+    game, alice, bob, mod, committed, mailoutbox
+) -> None:
+    # Display names are chosen freely, even another player's name: staff need the username.
+    alice.display_name = "Équipe Diamino"
+    bob.display_name = "carol"
+    for player in (alice, bob):
+        player.save(update_fields=["display_name"])
+    with committed():
+        report(game, alice, about=bob)
+    (message,) = mailoutbox
+    html = next(body for body, kind in message.alternatives if kind == "text/html")
+    for body in (message.body, html):
+        assert f"Équipe Diamino (@alice) reported carol (@bob) in Game {game.pk}." in body
+
+
 def test_a_report_about_the_game_itself_says_so(game, carol, mod, committed, mailoutbox) -> None:
     with committed():
         report(game, carol, reason="other", text="La partie s'est bloquée.")
@@ -104,11 +120,23 @@ def test_players_and_inactive_or_deleted_staff_are_not_told(
     assert len(mailoutbox) == 1
 
 
-def test_a_refused_report_tells_nobody(game, alice, bob, modo, committed, mailoutbox) -> None:
+def test_a_refused_report_tells_nobody_even_before_its_rollback(
+    game, alice, bob, modo, committed, mailoutbox
+) -> None:
     report(game, alice, about=bob)
     Notification.objects.all().delete()
+    # report_create is one transaction, whose rollback would hide anything a refusal
+    # wrote or queued. Run without it: the refusal must come before the report and
+    # the staff's emails are written.
+    without_its_transaction = report_create.__wrapped__
     with committed(), pytest.raises(GameError) as error:
-        report(game, alice, about=bob)
+        without_its_transaction(
+            reporter=alice,
+            game_id=game.pk,
+            reported_seat_id=seat_of(game, bob).pk,
+            reason="cheating",
+            text="Encore.",
+        )
     assert error.value.code == "already-reported"
     assert (alerts(), mailoutbox) == ([], [])
     assert Report.objects.count() == 1

@@ -364,11 +364,21 @@ def test_after_a_day_given_the_reminder_comes_a_day_later(alice, bob, tick, mail
     assert "before March 6, 2026" in mailoutbox[-1].subject  # 15:00 UTC, the 6th in NY or Paris
 
 
-def test_a_turn_already_reminded_is_not_reminded_again_after_a_day_given(alice, bob, tick) -> None:
+def test_a_turn_reminded_before_a_day_was_given_is_reminded_again_before_the_new_deadline(
+    alice, bob, tick, mailoutbox
+) -> None:
+    # PLAYERS.md 3: never a time-out by surprise. The first reminder named a deadline
+    # that no longer holds; the real one gets its own reminder, a day before it.
     game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
     assert tick(T0 + 2 * DAY + MINUTE)["reminders"] == 1
+    assert "before March 5, 2026" in mailoutbox[-1].subject
     give_a_day(game, seat_at(game, 1).player, T0 + 2 * DAY + 2 * 60 * MINUTE)
-    assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 2 * DAY + 3 * 60 * MINUTE)["reminders"] == 0  # a day and more to go
+    assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
+    assert mailoutbox[-1].to == [first.email]
+    assert "before March 6, 2026" in mailoutbox[-1].subject
+    assert tick(T0 + 3 * DAY + 6 * MINUTE)["reminders"] == 0  # one per turn and deadline
 
 
 def test_a_move_after_the_old_deadline_and_before_the_new_one_is_played(alice, bob) -> None:

@@ -103,12 +103,17 @@ def test_french_catalogues_put_a_non_breaking_space_before_colons_and_question_m
         ("%(title)s: à vous", False),
         ("Vraiment ?", False),
         ("Nom « Ancien joueur »", False),
+        ("? Vraiment", False),  # nothing before the mark, not even a space
+        ("Lui et/ou? elle", False),  # a slash in words is no path
+        ("Voir /parties/?page=2 et/ou? rien", False),
         ("Échéance\u00a0: 5 mars 2026 16:30", True),
         ("Bravo\u00a0!", True),
         ("Quoi\u00a0?!", True),
         ("Ouvrir\u00a0: https://diamino.example/parties/?page=2", True),
         ("Nom «\u00a0Ancien joueur\u00a0»", True),
         ("{0:>3} lettres", True),
+        ("Voir\u00a0: /parties/?page=2", True),
+        ("Lui et/ou\u00a0? elle", True),
     ],
 )
 def test_the_typography_check_tells_right_from_wrong(text: str, right: bool) -> None:
