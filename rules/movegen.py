@@ -446,7 +446,9 @@ class _Search:
 
         root = self.dawg.root
         for a in range(n):
-            if not anchor[a]:
+            if not anchor[a] or not cross[a]:
+                # No letter fits the perpendicular word here: no move covers
+                # this square, and a left part would be enumerated for nothing.
                 continue
             here = first = a
             anchor_mask = cross[a]
