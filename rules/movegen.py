@@ -204,7 +204,13 @@ class _Search:
         return size == self.hand_size and not (green and self.reserve_size and not self.marque)
 
     def _emit(
-        self, start: int, step: int, text: str, across: bool, kinds: tuple[int, int, int]
+        self,
+        start: int,
+        step: int,
+        text: str,
+        across: bool,
+        kinds: tuple[int, int, int],
+        forced: int,
     ) -> None:
         """Record the placement ``text`` (new letters in upper case), once per way
         of playing its letters with the hand's tiles and diables.
@@ -212,13 +218,34 @@ class _Search:
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position.
+        would walk every dead end once per diable and position. ``forced`` is
+        how many diables the walk had to take (letters the hand lacks).
         """
         red, green, black = kinds
-        add = self.found.append
-        if not self.jokers:
-            add(_new(Candidate, (start, step, text, across, red, green, black)))
+        found = self.found
+        jokers = self.jokers
+        if not jokers:
+            found.append(_new(Candidate, (start, step, text, across, red, green, black)))
             return
+        if jokers == 1:
+            # The common case, and a third of a big hand's search: no Counter,
+            # no combinations, one slice per variant.
+            if forced:
+                # The diable plays the letter the hand lacks: any one of its copies.
+                full = self.full
+                short = next(c for c in text if c != "." and text.count(c) > full[ord(c) - 65])
+                texts = [
+                    text[:k] + c.lower() + text[k + 1 :] for k, c in enumerate(text) if c == short
+                ]
+            else:
+                # The word as it is, then the diable in each new letter's place.
+                texts = [text]
+                texts += [
+                    text[:k] + c.lower() + text[k + 1 :] for k, c in enumerate(text) if c != "."
+                ]
+            found += [_new(Candidate, (start, step, t, across, red, green, black)) for t in texts]
+            return
+        add = found.append
         full = self.full
         need = Counter(text)
         need.pop(".", None)
@@ -269,6 +296,7 @@ class _Search:
         cells = layout.cells
         black_ok = self.black_ok
         emit = self._emit
+        jokers = self.jokers
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
         path: list[str] = []
@@ -277,7 +305,7 @@ class _Search:
             if depth >= FIRST_MOVE_MIN and FINAL in node:
                 kinds = count_kinds(layout, squares[:depth])
                 if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
-                    emit(start, step, "".join(path), across, kinds)
+                    emit(start, step, "".join(path), across, kinds, jokers - rack[JOKER])
             if depth == len(squares):
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
@@ -378,6 +406,7 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
+        jokers = self.jokers
         emit = self._emit
         path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
         here = 0  # the anchor searched from
@@ -392,7 +421,7 @@ class _Search:
             black = blacks[end] - blacks[first]
             if black and (black > 1 or not self._black_allowed(len(text) - text.count("."), green)):
                 return
-            emit(idx[first], step, text, across, (red, green, black))
+            emit(idx[first], step, text, across, (red, green, black), jokers - rack[JOKER])
 
         def extend(pos: int, node: Node) -> None:
             # ``pos`` is an empty square: the word may end before it, or go on
@@ -471,10 +500,14 @@ class _Search:
                 mask = anchor_mask
                 if mask != ALL_LETTERS:
                     for code in range(26):
-                        if (mask >> code) & 1 and (rack[code] or rack[JOKER]):
-                            path.append(UPPER[code])
-                            finish(a + 1)
-                            path.pop()
+                        if (mask >> code) & 1:
+                            tile = code if rack[code] else JOKER if rack[JOKER] else -1
+                            if tile >= 0:
+                                rack[tile] -= 1
+                                path.append(UPPER[code])
+                                finish(a + 1)
+                                path.pop()
+                                rack[tile] += 1
             limit = 0
             p = a - 1
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
