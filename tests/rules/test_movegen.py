@@ -28,7 +28,7 @@ from rules import (
     new_game,
     view,
 )
-from rules.dawg import Dawg, dawg_for
+from rules.dawg import ENDS, NEXT, Dawg, dawg_for
 from rules.engine import returns_owed
 from rules.movegen import Candidate, generate, legal_placements, position
 from rules.placement import check_placement
@@ -264,3 +264,19 @@ def test_the_dawg_holds_exactly_the_words_of_two_letters_or_more():
     }
     assert dawg_for(WORDS) is dawg_for(WORDS)
     assert "CHATS" in dawg_for(WORDS)
+
+
+def test_each_dawg_node_knows_its_letters_and_how_the_words_below_it_end():
+    words = ["AS", "ASSE", "BAS", "BASE", "TAS", "TAXI", "ZOO"]
+    dawg = Dawg(words)
+
+    def mask(letters):
+        return sum(1 << (ord(c) - 65) for c in set(letters))
+
+    for prefix in ["", "A", "AS", "B", "BA", "BAS", "T", "TA", "TAX", "Z", "ZO"]:
+        node = dawg.walk(prefix)
+        longer = [w for w in words if w.startswith(prefix) and len(w) > len(prefix)]
+        assert node[NEXT] == mask(w[len(prefix)] for w in longer)
+        assert node[ENDS] == mask(w[-1] for w in longer)
+    assert dawg.walk("AS")[ENDS] == mask("E")  # ASSE
+    assert dawg.walk("TA")[ENDS] == mask("SI")  # TAS, TAXI
