@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
-from rules.dawg import ALL_LETTERS, FINAL, NEXT, Dawg, Node, dawg_for
+from rules.dawg import ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
 from rules.state import EMPTY, GameConfig, GameState, Place
@@ -460,10 +460,13 @@ class _Search:
                 extend(here, node)
             if not limit:
                 return
-            # On the last free square the left part can only go on to the anchor.
-            wanted = anchor_mask if limit == 1 else ALL_LETTERS
+            last = limit == 1  # on the last free square it can only go on to the anchor
             for code, child in node.items():
-                if code >= FINAL or not (child[NEXT] & wanted):  # type: ignore[index,operator]
+                # A branch is worth walking only if its words may end as a
+                # word from this anchor must (``endings``).
+                if code >= FINAL or not (child[ENDS] & endings):  # type: ignore[index,operator]
+                    continue
+                if last and not (child[NEXT] & anchor_mask):  # type: ignore[index,operator]
                     continue
                 tile = code if rack[code] else JOKER if rack[JOKER] else -1
                 if tile >= 0:
@@ -508,6 +511,16 @@ class _Search:
                                 finish(a + 1)
                                 path.pop()
                                 rack[tile] += 1
+            # The letters a word from this anchor may end with: the last tile of
+            # each run it may end on, or a letter allowed where it may end on
+            # a new tile. Mostly every letter, but a word that must end at the
+            # edge or against a square no letter fits is pinned down (the
+            # left parts of "…xD" at the edge were a third of some searches).
+            endings = 0
+            p = a
+            while cross[p]:
+                endings |= (1 << runs[p][-1]) if runs[p] else cross[p]
+                p = nexts[p]
             limit = 0
             p = a - 1
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
