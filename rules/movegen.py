@@ -191,8 +191,8 @@ class _Search:
         self.marque = config.marque
         self.dawg = dawg
         self.found: list[Candidate] = []
-        self.full = rack[:]  # the rack before the search, for the diables' variants
         self.jokers = rack[JOKER]
+        self.diabled: list[str] = []  # letters the walk gave to diables, in order
         # A black square can only be covered by a move that places the whole
         # hand in one line, and avec marque only once the reserve is empty:
         # otherwise black squares are walls, which prunes the search early.
@@ -209,8 +209,10 @@ class _Search:
         step: int,
         text: str,
         across: bool,
-        kinds: tuple[int, int, int],
-        forced: int,
+        red: int,
+        green: int,
+        black: int,
+        diabled: list[str],
     ) -> None:
         """Record the placement ``text`` (new letters in upper case), once per way
         of playing its letters with the hand's tiles and diables.
@@ -218,42 +220,41 @@ class _Search:
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position. ``forced`` is
-        how many diables the walk had to take (letters the hand lacks).
+        would walk every dead end once per diable and position. ``diabled``
+        lists the letters the walk had to give to diables.
         """
-        red, green, black = kinds
         found = self.found
         jokers = self.jokers
         if not jokers:
             found.append(_new(Candidate, (start, step, text, across, red, green, black)))
             return
         if jokers == 1:
-            # The common case, and a third of a big hand's search: no Counter,
-            # no combinations, one slice per variant.
-            if forced:
+            # The common case, and with a big hand up to a million placements,
+            # so one list comprehension and one slice per placement.
+            if diabled:
                 # The diable plays the letter the hand lacks: any one of its copies.
-                full = self.full
-                short = next(c for c in text if c != "." and text.count(c) > full[ord(c) - 65])
-                texts = [
-                    text[:k] + c.lower() + text[k + 1 :] for k, c in enumerate(text) if c == short
-                ]
+                short = diabled[0]
+                spots = [k for k, c in enumerate(text) if c == short]
             else:
                 # The word as it is, then the diable in each new letter's place.
-                texts = [text]
-                texts += [
-                    text[:k] + c.lower() + text[k + 1 :] for k, c in enumerate(text) if c != "."
-                ]
-            found += [_new(Candidate, (start, step, t, across, red, green, black)) for t in texts]
+                found.append(_new(Candidate, (start, step, text, across, red, green, black)))
+                spots = [k for k, c in enumerate(text) if c != "."]
+            low = text.lower()
+            found += [
+                _new(
+                    Candidate,
+                    (start, step, text[:k] + low[k] + text[k + 1 :], across, red, green, black),
+                )
+                for k in spots
+            ]
             return
         add = found.append
-        full = self.full
-        need = Counter(text)
-        need.pop(".", None)
-        # Letters the hand holds too few of: that many of them must be diables.
-        short = {c: n - full[ord(c) - 65] for c, n in need.items() if n > full[ord(c) - 65]}
-        forced = sum(short.values())
+        # How many copies of each letter the diables must play, in the word's order.
+        taken = Counter(diabled)
+        short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
+        forced = len(diabled)
         spots = [k for k, char in enumerate(text) if char != "."]
-        for count in range(forced, min(self.jokers, len(spots)) + 1):
+        for count in range(forced, min(jokers, len(spots)) + 1):
             if count == 0:
                 add(_new(Candidate, (start, step, text, across, red, green, black)))
                 continue
@@ -296,7 +297,7 @@ class _Search:
         cells = layout.cells
         black_ok = self.black_ok
         emit = self._emit
-        jokers = self.jokers
+        diabled = self.diabled
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
         path: list[str] = []
@@ -305,7 +306,7 @@ class _Search:
             if depth >= FIRST_MOVE_MIN and FINAL in node:
                 kinds = count_kinds(layout, squares[:depth])
                 if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
-                    emit(start, step, "".join(path), across, kinds, jokers - rack[JOKER])
+                    emit(start, step, "".join(path), across, *kinds, diabled)
             if depth == len(squares):
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
@@ -317,9 +318,13 @@ class _Search:
                 tile = code if rack[code] else JOKER if rack[JOKER] else -1
                 if tile >= 0:
                     rack[tile] -= 1
+                    if tile == JOKER:
+                        diabled.append(UPPER[code])
                     path.append(UPPER[code])
                     walk(depth + 1, child)  # type: ignore[arg-type]
                     path.pop()
+                    if tile == JOKER:
+                        diabled.pop()
                     rack[tile] += 1
 
         walk(0, self.dawg.root)
@@ -406,35 +411,35 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
-        jokers = self.jokers
+        diabled = self.diabled
         emit = self._emit
         path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
 
-        def finish(end: int) -> None:
-            text = "".join(path)
-            if not across and text.count(".") == len(text) - 1:
+        # What a tile on empty square ``pos`` leads to, read once per square
+        # instead of once per visit: its cross-check, the board's tiles that
+        # follow (letter codes), the next empty square and its cross-check,
+        # and the text of each letter followed by those tiles ("." each).
+        steps = [(cross[pos], runs[pos], nexts[pos], cross[nexts[pos]]) for pos in range(n + 1)]
+        texts = [[c + "." * len(runs[pos]) for c in UPPER] for pos in range(n + 1)]
+
+        def finish(end: int, placed: int) -> None:
+            """Record the word of ``path``, which ends before square ``end``."""
+            if placed == 1 and not across:
                 return  # a single tile: found once, in the across pass
             red = reds[end] - reds[first]
             green = greens[end] - greens[first]
             black = blacks[end] - blacks[first]
-            if black and (black > 1 or not self._black_allowed(len(text) - text.count("."), green)):
+            if black and (black > 1 or not self._black_allowed(placed, green)):
                 return
-            emit(idx[first], step, text, across, (red, green, black), jokers - rack[JOKER])
+            emit(idx[first], step, "".join(path), across, red, green, black, diabled)
 
-        def extend(pos: int, node: Node) -> None:
-            # ``pos`` is an empty square: the word may end before it, or go on
-            # with a tile here and the board's tiles that follow (``runs``).
-            if pos > here and FINAL in node:
-                finish(pos)
-            mask = cross[pos]
-            if not mask:
-                return
-            run = runs[pos]
-            dots = "." * len(run)
-            nxt = nexts[pos]
-            next_mask = cross[nxt]
+        def extend(pos: int, node: Node, placed: int) -> None:
+            """Go on from ``node`` with a tile on empty square ``pos`` and the
+            board's tiles after it (``placed`` tiles so far)."""
+            mask, run, nxt, next_mask = steps[pos]
+            letters = texts[pos]
             for code, child in node.items():
                 if (mask >> code) & 1:  # FINAL and NEXT (26, 27) are never in a mask
                     for f in run:
@@ -442,22 +447,31 @@ class _Search:
                         if child is None:
                             break
                     else:
-                        # Only go on if the word may end at ``nxt`` or take a letter there.
-                        if FINAL not in child and not (child[NEXT] & next_mask):  # type: ignore[index,operator]
+                        # The word may end before ``nxt``, or take a letter there.
+                        ends = FINAL in child  # type: ignore[operator]
+                        goes_on = child[NEXT] & next_mask  # type: ignore[index,operator]
+                        if not (ends or goes_on):
                             continue
                         tile = code if rack[code] else JOKER if rack[JOKER] else -1
                         if tile >= 0:
                             rack[tile] -= 1
-                            path.append(UPPER[code] + dots)
-                            extend(nxt, child)  # type: ignore[arg-type]
+                            if tile == JOKER:
+                                diabled.append(UPPER[code])
+                            path.append(letters[code])
+                            if ends:
+                                finish(nxt, placed + 1)
+                            if goes_on:
+                                extend(nxt, child, placed + 1)  # type: ignore[arg-type]
                             path.pop()
+                            if tile == JOKER:
+                                diabled.pop()
                             rack[tile] += 1
 
         def left_part(node: Node, limit: int) -> None:
             nonlocal first
             if node[NEXT] & anchor_mask:  # type: ignore[operator]
                 first = here - len(path)
-                extend(here, node)
+                extend(here, node, len(path))
             if not limit:
                 return
             last = limit == 1  # on the last free square it can only go on to the anchor
@@ -471,9 +485,13 @@ class _Search:
                 tile = code if rack[code] else JOKER if rack[JOKER] else -1
                 if tile >= 0:
                     rack[tile] -= 1
+                    if tile == JOKER:
+                        diabled.append(UPPER[code])
                     path.append(UPPER[code])
                     left_part(child, limit - 1)  # type: ignore[arg-type]
                     path.pop()
+                    if tile == JOKER:
+                        diabled.pop()
                     rack[tile] += 1
 
         root = self.dawg.root
@@ -495,7 +513,7 @@ class _Search:
                     if node is None:
                         break
                 if node is not None:
-                    extend(a, node)
+                    extend(a, node, 0)
                 continue
             if across and fixed[a + 1] < 0:
                 # A lone tile with nothing left or right: its only word is
@@ -507,9 +525,13 @@ class _Search:
                             tile = code if rack[code] else JOKER if rack[JOKER] else -1
                             if tile >= 0:
                                 rack[tile] -= 1
+                                if tile == JOKER:
+                                    diabled.append(UPPER[code])
                                 path.append(UPPER[code])
-                                finish(a + 1)
+                                finish(a + 1, 1)
                                 path.pop()
+                                if tile == JOKER:
+                                    diabled.pop()
                                 rack[tile] += 1
             # The letters a word from this anchor may end with: the last tile of
             # each run it may end on, or a letter allowed where it may end on
