@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
-from rules.dawg import ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
 from rules.state import EMPTY, GameConfig, GameState, Place
@@ -313,7 +313,7 @@ class _Search:
                 return
             for code, child in node.items():
                 if code >= FINAL:
-                    continue
+                    break
                 # A letter is played by its tile, or else by a diable.
                 tile = code if rack[code] else JOKER if rack[JOKER] else -1
                 if tile >= 0:
@@ -441,7 +441,9 @@ class _Search:
             mask, run, nxt, next_mask = steps[pos]
             letters = texts[pos]
             for code, child in node.items():
-                if (mask >> code) & 1:  # FINAL and NEXT (26, 27) are never in a mask
+                if code >= FINAL:
+                    break
+                if (mask >> code) & 1:
                     for f in run:
                         child = child.get(f)  # type: ignore[union-attr,assignment]
                         if child is None:
@@ -476,9 +478,15 @@ class _Search:
                 return
             last = limit == 1  # on the last free square it can only go on to the anchor
             for code, child in node.items():
-                # A branch is worth walking only if its words may end as a
-                # word from this anchor must (``endings``).
-                if code >= FINAL or not (child[ENDS] & endings):  # type: ignore[index,operator]
+                if code >= FINAL:
+                    break
+                # A branch is worth walking only if its words may end as a word
+                # from this anchor must (``endings``) and, when the anchor is
+                # followed by the board's tiles, may hold the first of them
+                # after the anchor's letter (``runs_into``).
+                if not (child[ENDS] & endings):  # type: ignore[index,operator]
+                    continue
+                if runs_into and not (child[AFTER] & runs_into):  # type: ignore[index,operator]
                     continue
                 if last and not (child[NEXT] & anchor_mask):  # type: ignore[index,operator]
                     continue
@@ -548,4 +556,5 @@ class _Search:
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
                 limit += 1
                 p -= 1
+            runs_into = (1 << runs[a][0]) if runs[a] else 0
             left_part(root, min(limit, hand_size - 1))
