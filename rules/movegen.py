@@ -223,32 +223,31 @@ class _Search:
         would walk every dead end once per diable and position. ``diabled``
         lists the letters the walk had to give to diables.
         """
-        found = self.found
+        add = self.found.append
         jokers = self.jokers
         if not jokers:
-            found.append(_new(Candidate, (start, step, text, across, red, green, black)))
+            add(_new(Candidate, (start, step, text, across, red, green, black)))
             return
         if jokers == 1:
-            # The common case, and with a big hand up to a million placements,
-            # so one list comprehension and one slice per placement.
+            # The common case, and with a big hand up to a million placements:
+            # plain loops (cheaper than comprehensions for a few items each).
             if diabled:
                 # The diable plays the letter the hand lacks: any one of its copies.
                 short = diabled[0]
-                spots = [k for k, c in enumerate(text) if c == short]
-            else:
-                # The word as it is, then the diable in each new letter's place.
-                found.append(_new(Candidate, (start, step, text, across, red, green, black)))
-                spots = [k for k, c in enumerate(text) if c != "."]
-            low = text.lower()
-            found += [
-                _new(
-                    Candidate,
-                    (start, step, text[:k] + low[k] + text[k + 1 :], across, red, green, black),
-                )
-                for k in spots
-            ]
+                lower = short.lower()
+                k = text.find(short)
+                while k >= 0:
+                    variant = text[:k] + lower + text[k + 1 :]
+                    add(_new(Candidate, (start, step, variant, across, red, green, black)))
+                    k = text.find(short, k + 1)
+                return
+            # The word as it is, then the diable in each new letter's place.
+            add(_new(Candidate, (start, step, text, across, red, green, black)))
+            for k, c in enumerate(text):
+                if c != ".":
+                    variant = text[:k] + c.lower() + text[k + 1 :]
+                    add(_new(Candidate, (start, step, variant, across, red, green, black)))
             return
-        add = found.append
         # How many copies of each letter the diables must play, in the word's order.
         taken = Counter(diabled)
         short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
