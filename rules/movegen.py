@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, product
 from typing import NamedTuple
 
@@ -193,6 +193,7 @@ class _Search:
         self.found: list[Candidate] = []
         self.jokers = rack[JOKER]
         self.diabled: list[str] = []  # letters the walk gave to diables, in order
+        self.record = self._recorder()
         # A black square can only be covered by a move that places the whole
         # hand in one line, and avec marque only once the reserve is empty:
         # otherwise black squares are walls, which prunes the search early.
@@ -203,34 +204,30 @@ class _Search:
         """R-PLACE-5 for a move covering one black square and ``size`` tiles."""
         return size == self.hand_size and not (green and self.reserve_size and not self.marque)
 
-    def _emit(
-        self,
-        start: int,
-        step: int,
-        text: str,
-        across: bool,
-        red: int,
-        green: int,
-        black: int,
-        diabled: list[str],
-    ) -> None:
-        """Record the placement ``text`` (new letters in upper case), once per way
-        of playing its letters with the hand's tiles and diables.
+    def _recorder(self) -> Callable[[int, int, str, bool, int, int, int], None]:
+        """The function that records a placement ``text`` (new letters in upper
+        case), once per way of playing its letters with the hand's tiles and
+        diables; chosen once per search, as it runs up to a million times.
 
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position. ``diabled``
-        lists the letters the walk had to give to diables.
+        would walk every dead end once per diable and position.
+        ``self.diabled`` holds the letters the walk had to give to diables.
         """
         add = self.found.append
         jokers = self.jokers
-        if not jokers:
+        diabled = self.diabled
+
+        def plain(
+            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+        ) -> None:
             add(_new(Candidate, (start, step, text, across, red, green, black)))
-            return
-        if jokers == 1:
-            # The common case, and with a big hand up to a million placements:
-            # plain loops (cheaper than comprehensions for a few items each).
+
+        def one_diable(
+            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+        ) -> None:
+            # Plain loops: cheaper than comprehensions for a few items each.
             if diabled:
                 # The diable plays the letter the hand lacks: any one of its copies.
                 short = diabled[0]
@@ -247,35 +244,43 @@ class _Search:
                 if c != ".":
                     variant = text[:k] + c.lower() + text[k + 1 :]
                     add(_new(Candidate, (start, step, variant, across, red, green, black)))
-            return
-        # How many copies of each letter the diables must play, in the word's order.
-        taken = Counter(diabled)
-        short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
-        forced = len(diabled)
-        spots = [k for k, char in enumerate(text) if char != "."]
-        for count in range(forced, min(jokers, len(spots)) + 1):
-            if count == 0:
-                add(_new(Candidate, (start, step, text, across, red, green, black)))
-                continue
-            if count == forced:
-                # Exactly the missing letters: choose which copies the diables play.
-                choices = product(
-                    *(combinations([k for k in spots if text[k] == c], n) for c, n in short.items())
-                )
-                sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
-            elif short:
-                sets = (
-                    chosen
-                    for chosen in combinations(spots, count)
-                    if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
-                )
-            else:
-                sets = combinations(spots, count)
-            for chosen in sets:
-                variant = text
-                for k in chosen:
-                    variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
-                add(_new(Candidate, (start, step, variant, across, red, green, black)))
+
+        def diables(
+            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+        ) -> None:
+            # How many copies of each letter the diables must play, in the word's order.
+            taken = Counter(diabled)
+            short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
+            forced = len(diabled)
+            spots = [k for k, char in enumerate(text) if char != "."]
+            for count in range(forced, min(jokers, len(spots)) + 1):
+                if count == 0:
+                    add(_new(Candidate, (start, step, text, across, red, green, black)))
+                    continue
+                if count == forced:
+                    # Exactly the missing letters: choose which copies the diables play.
+                    choices = product(
+                        *(
+                            combinations([k for k in spots if text[k] == c], n)
+                            for c, n in short.items()
+                        )
+                    )
+                    sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
+                elif short:
+                    sets = (
+                        chosen
+                        for chosen in combinations(spots, count)
+                        if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
+                    )
+                else:
+                    sets = combinations(spots, count)
+                for chosen in sets:
+                    variant = text
+                    for k in chosen:
+                        variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
+                    add(_new(Candidate, (start, step, variant, across, red, green, black)))
+
+        return plain if not jokers else one_diable if jokers == 1 else diables
 
     # --- the first word (R-PLACE-2) ----------------------------------------
 
@@ -295,7 +300,7 @@ class _Search:
         rack = self.rack
         cells = layout.cells
         black_ok = self.black_ok
-        emit = self._emit
+        record = self.record
         diabled = self.diabled
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
@@ -305,7 +310,7 @@ class _Search:
             if depth >= FIRST_MOVE_MIN and FINAL in node:
                 kinds = count_kinds(layout, squares[:depth])
                 if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
-                    emit(start, step, "".join(path), across, *kinds, diabled)
+                    record(start, step, "".join(path), across, *kinds)
             if depth == len(squares):
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
@@ -411,7 +416,7 @@ class _Search:
         rack = self.rack
         hand_size = self.hand_size
         diabled = self.diabled
-        emit = self._emit
+        record = self.record
         path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
@@ -432,7 +437,7 @@ class _Search:
             black = blacks[end] - blacks[first]
             if black and (black > 1 or not self._black_allowed(placed, green)):
                 return
-            emit(idx[first], step, "".join(path), across, red, green, black, diabled)
+            record(idx[first], step, "".join(path), across, red, green, black)
 
         def extend(pos: int, node: Node, placed: int) -> None:
             """Go on from ``node`` with a tile on empty square ``pos`` and the
