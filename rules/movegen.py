@@ -304,13 +304,13 @@ class _Search:
         diabled = self.diabled
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
-        path: list[str] = []
 
-        def walk(depth: int, node: Node) -> None:
+        def walk(node: Node, text: str) -> None:
+            depth = len(text)
             if depth >= FIRST_MOVE_MIN and FINAL in node:
                 kinds = count_kinds(layout, squares[:depth])
                 if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
-                    record(start, step, "".join(path), across, *kinds)
+                    record(start, step, text, across, *kinds)
             if depth == len(squares):
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
@@ -324,14 +324,12 @@ class _Search:
                     rack[tile] -= 1
                     if tile == JOKER:
                         diabled.append(UPPER[code])
-                    path.append(UPPER[code])
-                    walk(depth + 1, child)  # type: ignore[arg-type]
-                    path.pop()
+                    walk(child, text + UPPER[code])  # type: ignore[arg-type]
                     if tile == JOKER:
                         diabled.pop()
                     rack[tile] += 1
 
-        walk(0, self.dawg.root)
+        walk(self.dawg.root, "")
 
     # --- later moves (R-PLACE-3, R-PLACE-4) ----------------------------------
 
@@ -417,7 +415,6 @@ class _Search:
         hand_size = self.hand_size
         diabled = self.diabled
         record = self.record
-        path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
 
@@ -428,8 +425,8 @@ class _Search:
         steps = [(cross[pos], runs[pos], nexts[pos], cross[nexts[pos]]) for pos in range(n + 1)]
         texts = [[c + "." * len(runs[pos]) for c in UPPER] for pos in range(n + 1)]
 
-        def finish(end: int, placed: int) -> None:
-            """Record the word of ``path``, which ends before square ``end``."""
+        def finish(end: int, text: str, placed: int) -> None:
+            """Record the word ``text``, which ends before square ``end``."""
             if placed == 1 and not across:
                 return  # a single tile: found once, in the across pass
             red = reds[end] - reds[first]
@@ -437,11 +434,11 @@ class _Search:
             black = blacks[end] - blacks[first]
             if black and (black > 1 or not self._black_allowed(placed, green)):
                 return
-            record(idx[first], step, "".join(path), across, red, green, black)
+            record(idx[first], step, text, across, red, green, black)
 
-        def extend(pos: int, node: Node, placed: int) -> None:
+        def extend(pos: int, node: Node, text: str, placed: int) -> None:
             """Go on from ``node`` with a tile on empty square ``pos`` and the
-            board's tiles after it (``placed`` tiles so far)."""
+            board's tiles after it; ``text`` so far, with ``placed`` tiles."""
             mask, run, nxt, next_mask = steps[pos]
             letters = texts[pos]
             for code, child in node.items():
@@ -463,21 +460,21 @@ class _Search:
                             rack[tile] -= 1
                             if tile == JOKER:
                                 diabled.append(UPPER[code])
-                            path.append(letters[code])
+                            word = text + letters[code]
                             if ends:
-                                finish(nxt, placed + 1)
+                                finish(nxt, word, placed + 1)
                             if goes_on:
-                                extend(nxt, child, placed + 1)  # type: ignore[arg-type]
-                            path.pop()
+                                extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
                             if tile == JOKER:
                                 diabled.pop()
                             rack[tile] += 1
 
-        def left_part(node: Node, limit: int) -> None:
+        def left_part(node: Node, limit: int, text: str) -> None:
+            """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
             nonlocal first
             if node[NEXT] & anchor_mask:  # type: ignore[operator]
-                first = here - len(path)
-                extend(here, node, len(path))
+                first = here - len(text)
+                extend(here, node, text, len(text))
             if not limit:
                 return
             last = limit == 1  # on the last free square it can only go on to the anchor
@@ -499,9 +496,7 @@ class _Search:
                     rack[tile] -= 1
                     if tile == JOKER:
                         diabled.append(UPPER[code])
-                    path.append(UPPER[code])
-                    left_part(child, limit - 1)  # type: ignore[arg-type]
-                    path.pop()
+                    left_part(child, limit - 1, text + UPPER[code])  # type: ignore[arg-type]
                     if tile == JOKER:
                         diabled.pop()
                     rack[tile] += 1
@@ -525,7 +520,7 @@ class _Search:
                     if node is None:
                         break
                 if node is not None:
-                    extend(a, node, 0)
+                    extend(a, node, "", 0)
                 continue
             if across and fixed[a + 1] < 0:
                 # A lone tile with nothing left or right: its only word is
@@ -539,9 +534,7 @@ class _Search:
                                 rack[tile] -= 1
                                 if tile == JOKER:
                                     diabled.append(UPPER[code])
-                                path.append(UPPER[code])
-                                finish(a + 1, 1)
-                                path.pop()
+                                finish(a + 1, UPPER[code], 1)
                                 if tile == JOKER:
                                     diabled.pop()
                                 rack[tile] += 1
@@ -561,4 +554,4 @@ class _Search:
                 limit += 1
                 p -= 1
             runs_into = (1 << runs[a][0]) if runs[a] else 0
-            left_part(root, min(limit, hand_size - 1))
+            left_part(root, min(limit, hand_size - 1), "")
