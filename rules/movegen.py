@@ -43,6 +43,8 @@ from rules.state import EMPTY, GameConfig, GameState, Place
 from rules.views import PlayerView, view
 
 UPPER = tuple(chr(65 + k) for k in range(26))
+LOWER = tuple(chr(97 + k) for k in range(26))
+_UNMARKED = "".join(UPPER) + "."
 JOKER = 26
 """Index of the diables in a rack (letters are 0-25)."""
 
@@ -192,7 +194,6 @@ class _Search:
         self.dawg = dawg
         self.found: list[Candidate] = []
         self.jokers = rack[JOKER]
-        self.diabled: list[str] = []  # letters the walk gave to diables, in order
         self.record = self._recorder()
         # A black square can only be covered by a move that places the whole
         # hand in one line, and avec marque only once the reserve is empty:
@@ -212,12 +213,12 @@ class _Search:
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position.
-        ``self.diabled`` holds the letters the walk had to give to diables.
+        would walk every dead end once per diable and position. The walk
+        writes in lower case a letter it had to give to a diable (the hand
+        had no tile left for it); any copy of that letter may be the diable.
         """
         add = self.found.append
         jokers = self.jokers
-        diabled = self.diabled
 
         def plain(
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
@@ -228,10 +229,11 @@ class _Search:
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
         ) -> None:
             # Plain loops: cheaper than comprehensions for a few items each.
-            if diabled:
+            if not text.isupper():
                 # The diable plays the letter the hand lacks: any one of its copies.
-                short = diabled[0]
-                lower = short.lower()
+                lower = text.strip(_UNMARKED)
+                short = lower.upper()
+                text = text.upper()
                 k = text.find(short)
                 while k >= 0:
                     variant = text[:k] + lower + text[k + 1 :]
@@ -249,9 +251,10 @@ class _Search:
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
         ) -> None:
             # How many copies of each letter the diables must play, in the word's order.
-            taken = Counter(diabled)
+            taken = Counter(c.upper() for c in text if c.islower())
+            forced = taken.total()
+            text = text.upper()
             short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
-            forced = len(diabled)
             spots = [k for k, char in enumerate(text) if char != "."]
             for count in range(forced, min(jokers, len(spots)) + 1):
                 if count == 0:
@@ -301,7 +304,6 @@ class _Search:
         cells = layout.cells
         black_ok = self.black_ok
         record = self.record
-        diabled = self.diabled
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
 
@@ -318,16 +320,16 @@ class _Search:
             for code, child in node.items():
                 if code >= FINAL:
                     break
-                # A letter is played by its tile, or else by a diable.
-                tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                if tile >= 0:
-                    rack[tile] -= 1
-                    if tile == JOKER:
-                        diabled.append(UPPER[code])
-                    walk(child, text + UPPER[code])  # type: ignore[arg-type]
-                    if tile == JOKER:
-                        diabled.pop()
-                    rack[tile] += 1
+                # A letter is played by its tile, or else by a diable (in lower case).
+                if rack[code]:
+                    tile, letter = code, UPPER[code]
+                elif rack[JOKER]:
+                    tile, letter = JOKER, LOWER[code]
+                else:
+                    continue
+                rack[tile] -= 1
+                walk(child, text + letter)  # type: ignore[arg-type]
+                rack[tile] += 1
 
         walk(self.dawg.root, "")
 
@@ -413,7 +415,6 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
-        diabled = self.diabled
         record = self.record
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
@@ -424,6 +425,7 @@ class _Search:
         # and the text of each letter followed by those tiles ("." each).
         steps = [(cross[pos], runs[pos], nexts[pos], cross[nexts[pos]]) for pos in range(n + 1)]
         texts = [[c + "." * len(runs[pos]) for c in UPPER] for pos in range(n + 1)]
+        diable_texts = [[c + "." * len(runs[pos]) for c in LOWER] for pos in range(n + 1)]
 
         def finish(end: int, text: str, placed: int) -> None:
             """Record the word ``text``, which ends before square ``end``."""
@@ -441,6 +443,7 @@ class _Search:
             board's tiles after it; ``text`` so far, with ``placed`` tiles."""
             mask, run, nxt, next_mask = steps[pos]
             letters = texts[pos]
+            diable_letters = diable_texts[pos]
             for code, child in node.items():
                 if code >= FINAL:
                     break
@@ -455,19 +458,18 @@ class _Search:
                         goes_on = child[NEXT] & next_mask  # type: ignore[index,operator]
                         if not (ends or goes_on):
                             continue
-                        tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                        if tile >= 0:
-                            rack[tile] -= 1
-                            if tile == JOKER:
-                                diabled.append(UPPER[code])
-                            word = text + letters[code]
-                            if ends:
-                                finish(nxt, word, placed + 1)
-                            if goes_on:
-                                extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
-                            if tile == JOKER:
-                                diabled.pop()
-                            rack[tile] += 1
+                        if rack[code]:
+                            tile, word = code, text + letters[code]
+                        elif rack[JOKER]:
+                            tile, word = JOKER, text + diable_letters[code]
+                        else:
+                            continue
+                        rack[tile] -= 1
+                        if ends:
+                            finish(nxt, word, placed + 1)
+                        if goes_on:
+                            extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
+                        rack[tile] += 1
 
         def left_part(node: Node, limit: int, text: str) -> None:
             """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
@@ -491,15 +493,15 @@ class _Search:
                     continue
                 if last and not (child[NEXT] & anchor_mask):  # type: ignore[index,operator]
                     continue
-                tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                if tile >= 0:
-                    rack[tile] -= 1
-                    if tile == JOKER:
-                        diabled.append(UPPER[code])
-                    left_part(child, limit - 1, text + UPPER[code])  # type: ignore[arg-type]
-                    if tile == JOKER:
-                        diabled.pop()
-                    rack[tile] += 1
+                if rack[code]:
+                    tile, letter = code, UPPER[code]
+                elif rack[JOKER]:
+                    tile, letter = JOKER, LOWER[code]
+                else:
+                    continue
+                rack[tile] -= 1
+                left_part(child, limit - 1, text + letter)  # type: ignore[arg-type]
+                rack[tile] += 1
 
         root = self.dawg.root
         for a in range(n):
@@ -529,15 +531,10 @@ class _Search:
                 if mask != ALL_LETTERS:
                     for code in range(26):
                         if (mask >> code) & 1:
-                            tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                            if tile >= 0:
-                                rack[tile] -= 1
-                                if tile == JOKER:
-                                    diabled.append(UPPER[code])
+                            if rack[code]:
                                 finish(a + 1, UPPER[code], 1)
-                                if tile == JOKER:
-                                    diabled.pop()
-                                rack[tile] += 1
+                            elif rack[JOKER]:
+                                finish(a + 1, LOWER[code], 1)
             # The letters a word from this anchor may end with: the last tile of
             # each run it may end on, or a letter allowed where it may end on
             # a new tile. Mostly every letter, but a word that must end at the
