@@ -464,12 +464,12 @@ class _Search:
                             tile, word = JOKER, text + diable_letters[code]
                         else:
                             continue
-                        rack[tile] -= 1
                         if ends:
                             finish(nxt, word, placed + 1)
                         if goes_on:
+                            rack[tile] -= 1
                             extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
-                        rack[tile] += 1
+                            rack[tile] += 1
 
         def left_part(node: Node, limit: int, text: str) -> None:
             """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
