@@ -242,9 +242,10 @@ class _Search:
                 return
             # The word as it is, then the diable in each new letter's place.
             add(_new(Candidate, (start, step, text, across, red, green, black)))
+            low = text.lower()
             for k, c in enumerate(text):
                 if c != ".":
-                    variant = text[:k] + c.lower() + text[k + 1 :]
+                    variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
                     add(_new(Candidate, (start, step, variant, across, red, green, black)))
 
         def diables(
@@ -422,10 +423,19 @@ class _Search:
         # What a tile on empty square ``pos`` leads to, read once per square
         # instead of once per visit: its cross-check, the board's tiles that
         # follow (letter codes), the next empty square and its cross-check,
-        # and the text of each letter followed by those tiles ("." each).
-        steps = [(cross[pos], runs[pos], nexts[pos], cross[nexts[pos]]) for pos in range(n + 1)]
-        texts = [[c + "." * len(runs[pos]) for c in UPPER] for pos in range(n + 1)]
-        diable_texts = [[c + "." * len(runs[pos]) for c in LOWER] for pos in range(n + 1)]
+        # and the text of each letter followed by those tiles ("." each),
+        # played by its tile (upper case) or by a diable (lower case).
+        steps = [
+            (
+                cross[pos],
+                runs[pos],
+                nexts[pos],
+                cross[nexts[pos]],
+                [c + "." * len(runs[pos]) for c in UPPER],
+                [c + "." * len(runs[pos]) for c in LOWER],
+            )
+            for pos in range(n + 1)
+        ]
 
         def finish(end: int, text: str, placed: int) -> None:
             """Record the word ``text``, which ends before square ``end``."""
@@ -441,9 +451,7 @@ class _Search:
         def extend(pos: int, node: Node, text: str, placed: int) -> None:
             """Go on from ``node`` with a tile on empty square ``pos`` and the
             board's tiles after it; ``text`` so far, with ``placed`` tiles."""
-            mask, run, nxt, next_mask = steps[pos]
-            letters = texts[pos]
-            diable_letters = diable_texts[pos]
+            mask, run, nxt, next_mask, letters, diable_letters = steps[pos]
             for code, child in node.items():
                 if code >= FINAL:
                     break
