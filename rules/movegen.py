@@ -34,6 +34,7 @@ import gc
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, product
+from types import MethodType
 from typing import NamedTuple
 
 from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
@@ -90,9 +91,10 @@ class Candidate(NamedTuple):
         return Place(player, tuple((layout.name_of(i), c) for i, c in self.tiles), returns)
 
 
-# Building a Candidate without its Python-level __new__: hundreds of thousands
-# are made per search of a big hand.
-_new = tuple.__new__
+# Builds a Candidate from a 7-tuple without its Python-level __new__ (a bound
+# method is cheaper to call than tuple.__new__ with the class): up to a
+# million are made per search of a big hand.
+_candidate = MethodType(tuple.__new__, Candidate)
 
 
 class Position(NamedTuple):
@@ -223,7 +225,7 @@ class _Search:
         def plain(
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
         ) -> None:
-            add(_new(Candidate, (start, step, text, across, red, green, black)))
+            add(_candidate((start, step, text, across, red, green, black)))
 
         def one_diable(
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
@@ -237,16 +239,16 @@ class _Search:
                 k = text.find(short)
                 while k >= 0:
                     variant = text[:k] + lower + text[k + 1 :]
-                    add(_new(Candidate, (start, step, variant, across, red, green, black)))
+                    add(_candidate((start, step, variant, across, red, green, black)))
                     k = text.find(short, k + 1)
                 return
             # The word as it is, then the diable in each new letter's place.
-            add(_new(Candidate, (start, step, text, across, red, green, black)))
+            add(_candidate((start, step, text, across, red, green, black)))
             low = text.lower()
             for k, c in enumerate(text):
                 if c != ".":
                     variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
-                    add(_new(Candidate, (start, step, variant, across, red, green, black)))
+                    add(_candidate((start, step, variant, across, red, green, black)))
 
         def diables(
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
@@ -259,7 +261,7 @@ class _Search:
             spots = [k for k, char in enumerate(text) if char != "."]
             for count in range(forced, min(jokers, len(spots)) + 1):
                 if count == 0:
-                    add(_new(Candidate, (start, step, text, across, red, green, black)))
+                    add(_candidate((start, step, text, across, red, green, black)))
                     continue
                 if count == forced:
                     # Exactly the missing letters: choose which copies the diables play.
@@ -282,7 +284,7 @@ class _Search:
                     variant = text
                     for k in chosen:
                         variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
-                    add(_new(Candidate, (start, step, variant, across, red, green, black)))
+                    add(_candidate((start, step, variant, across, red, green, black)))
 
         return plain if not jokers else one_diable if jokers == 1 else diables
 
