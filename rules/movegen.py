@@ -32,17 +32,20 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, product
+from types import MethodType
 from typing import NamedTuple
 
-from rules.dawg import ALL_LETTERS, FINAL, NEXT, Dawg, Node, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
 from rules.state import EMPTY, GameConfig, GameState, Place
 from rules.views import PlayerView, view
 
 UPPER = tuple(chr(65 + k) for k in range(26))
+LOWER = tuple(chr(97 + k) for k in range(26))
+_UNMARKED = "".join(UPPER) + "."
 JOKER = 26
 """Index of the diables in a rack (letters are 0-25)."""
 
@@ -88,9 +91,10 @@ class Candidate(NamedTuple):
         return Place(player, tuple((layout.name_of(i), c) for i, c in self.tiles), returns)
 
 
-# Building a Candidate without its Python-level __new__: hundreds of thousands
-# are made per search of a big hand.
-_new = tuple.__new__
+# Builds a Candidate from a 7-tuple without its Python-level __new__ (a bound
+# method is cheaper to call than tuple.__new__ with the class): up to a
+# million are made per search of a big hand.
+_candidate = MethodType(tuple.__new__, Candidate)
 
 
 class Position(NamedTuple):
@@ -191,8 +195,8 @@ class _Search:
         self.marque = config.marque
         self.dawg = dawg
         self.found: list[Candidate] = []
-        self.full = rack[:]  # the rack before the search, for the diables' variants
         self.jokers = rack[JOKER]
+        self.record = self._recorder()
         # A black square can only be covered by a move that places the whole
         # hand in one line, and avec marque only once the reserve is empty:
         # otherwise black squares are walls, which prunes the search early.
@@ -203,52 +207,86 @@ class _Search:
         """R-PLACE-5 for a move covering one black square and ``size`` tiles."""
         return size == self.hand_size and not (green and self.reserve_size and not self.marque)
 
-    def _emit(
-        self, start: int, step: int, text: str, across: bool, kinds: tuple[int, int, int]
-    ) -> None:
-        """Record the placement ``text`` (new letters in upper case), once per way
-        of playing its letters with the hand's tiles and diables.
+    def _recorder(self) -> Callable[[int, int, str, bool, int, int, int], None]:
+        """The function that records a placement ``text`` (new letters in upper
+        case), once per way of playing its letters with the hand's tiles and
+        diables; chosen once per search, as it runs up to a million times.
 
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position.
+        would walk every dead end once per diable and position. The walk
+        writes in lower case a letter it had to give to a diable (the hand
+        had no tile left for it); any copy of that letter may be the diable.
         """
-        red, green, black = kinds
         add = self.found.append
-        if not self.jokers:
-            add(_new(Candidate, (start, step, text, across, red, green, black)))
-            return
-        full = self.full
-        need = Counter(text)
-        need.pop(".", None)
-        # Letters the hand holds too few of: that many of them must be diables.
-        short = {c: n - full[ord(c) - 65] for c, n in need.items() if n > full[ord(c) - 65]}
-        forced = sum(short.values())
-        spots = [k for k, char in enumerate(text) if char != "."]
-        for count in range(forced, min(self.jokers, len(spots)) + 1):
-            if count == 0:
-                add(_new(Candidate, (start, step, text, across, red, green, black)))
-                continue
-            if count == forced:
-                # Exactly the missing letters: choose which copies the diables play.
-                choices = product(
-                    *(combinations([k for k in spots if text[k] == c], n) for c, n in short.items())
-                )
-                sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
-            elif short:
-                sets = (
-                    chosen
-                    for chosen in combinations(spots, count)
-                    if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
-                )
-            else:
-                sets = combinations(spots, count)
-            for chosen in sets:
-                variant = text
-                for k in chosen:
-                    variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
-                add(_new(Candidate, (start, step, variant, across, red, green, black)))
+        jokers = self.jokers
+
+        def plain(
+            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+        ) -> None:
+            add(_candidate((start, step, text, across, red, green, black)))
+
+        def one_diable(
+            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+        ) -> None:
+            # Plain loops: cheaper than comprehensions for a few items each.
+            if not text.isupper():
+                # The diable plays the letter the hand lacks: any one of its copies.
+                lower = text.strip(_UNMARKED)
+                short = lower.upper()
+                text = text.upper()
+                k = text.find(short)
+                while k >= 0:
+                    variant = text[:k] + lower + text[k + 1 :]
+                    add(_candidate((start, step, variant, across, red, green, black)))
+                    k = text.find(short, k + 1)
+                return
+            # The word as it is, then the diable in each new letter's place.
+            add(_candidate((start, step, text, across, red, green, black)))
+            low = text.lower()
+            for k, c in enumerate(text):
+                if c != ".":
+                    variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
+                    add(_candidate((start, step, variant, across, red, green, black)))
+
+        def diables(
+            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+        ) -> None:
+            # How many copies of each letter the diables must play, in the word's order.
+            taken = Counter(c.upper() for c in text if c.islower())
+            forced = taken.total()
+            text = text.upper()
+            short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
+            spots = [k for k, char in enumerate(text) if char != "."]
+            for count in range(forced, min(jokers, len(spots)) + 1):
+                if count == 0:
+                    add(_candidate((start, step, text, across, red, green, black)))
+                    continue
+                if count == forced:
+                    # Exactly the missing letters: choose which copies the diables play.
+                    choices = product(
+                        *(
+                            combinations([k for k in spots if text[k] == c], n)
+                            for c, n in short.items()
+                        )
+                    )
+                    sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
+                elif short:
+                    sets = (
+                        chosen
+                        for chosen in combinations(spots, count)
+                        if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
+                    )
+                else:
+                    sets = combinations(spots, count)
+                for chosen in sets:
+                    variant = text
+                    for k in chosen:
+                        variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
+                    add(_candidate((start, step, variant, across, red, green, black)))
+
+        return plain if not jokers else one_diable if jokers == 1 else diables
 
     # --- the first word (R-PLACE-2) ----------------------------------------
 
@@ -268,33 +306,35 @@ class _Search:
         rack = self.rack
         cells = layout.cells
         black_ok = self.black_ok
-        emit = self._emit
+        record = self.record
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
-        path: list[str] = []
 
-        def walk(depth: int, node: Node) -> None:
+        def walk(node: Node, text: str) -> None:
+            depth = len(text)
             if depth >= FIRST_MOVE_MIN and FINAL in node:
                 kinds = count_kinds(layout, squares[:depth])
                 if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
-                    emit(start, step, "".join(path), across, kinds)
+                    record(start, step, text, across, *kinds)
             if depth == len(squares):
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
                 return
             for code, child in node.items():
                 if code >= FINAL:
+                    break
+                # A letter is played by its tile, or else by a diable (in lower case).
+                if rack[code]:
+                    tile, letter = code, UPPER[code]
+                elif rack[JOKER]:
+                    tile, letter = JOKER, LOWER[code]
+                else:
                     continue
-                # A letter is played by its tile, or else by a diable.
-                tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                if tile >= 0:
-                    rack[tile] -= 1
-                    path.append(UPPER[code])
-                    walk(depth + 1, child)  # type: ignore[arg-type]
-                    path.pop()
-                    rack[tile] += 1
+                rack[tile] -= 1
+                walk(child, text + letter)  # type: ignore[arg-type]
+                rack[tile] += 1
 
-        walk(0, self.dawg.root)
+        walk(self.dawg.root, "")
 
     # --- later moves (R-PLACE-3, R-PLACE-4) ----------------------------------
 
@@ -378,75 +418,106 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
-        emit = self._emit
-        path: list[str] = []  # the new letters, "." for a board tile, from the first new tile
+        record = self.record
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
 
-        def finish(end: int) -> None:
-            text = "".join(path)
-            if not across and text.count(".") == len(text) - 1:
+        # What a tile on empty square ``pos`` leads to, read once per square
+        # instead of once per visit: its cross-check, the board's tiles that
+        # follow (letter codes), the next empty square and its cross-check,
+        # and the text of each letter followed by those tiles ("." each),
+        # played by its tile (upper case) or by a diable (lower case).
+        steps = [
+            (
+                cross[pos],
+                runs[pos],
+                nexts[pos],
+                cross[nexts[pos]],
+                [c + "." * len(runs[pos]) for c in UPPER],
+                [c + "." * len(runs[pos]) for c in LOWER],
+            )
+            for pos in range(n + 1)
+        ]
+
+        def finish(end: int, text: str, placed: int) -> None:
+            """Record the word ``text``, which ends before square ``end``."""
+            if placed == 1 and not across:
                 return  # a single tile: found once, in the across pass
             red = reds[end] - reds[first]
             green = greens[end] - greens[first]
             black = blacks[end] - blacks[first]
-            if black and (black > 1 or not self._black_allowed(len(text) - text.count("."), green)):
+            if black and (black > 1 or not self._black_allowed(placed, green)):
                 return
-            emit(idx[first], step, text, across, (red, green, black))
+            record(idx[first], step, text, across, red, green, black)
 
-        def extend(pos: int, node: Node) -> None:
-            # ``pos`` is an empty square: the word may end before it, or go on
-            # with a tile here and the board's tiles that follow (``runs``).
-            if pos > here and FINAL in node:
-                finish(pos)
-            mask = cross[pos]
-            if not mask:
-                return
-            run = runs[pos]
-            dots = "." * len(run)
-            nxt = nexts[pos]
-            next_mask = cross[nxt]
+        def extend(pos: int, node: Node, text: str, placed: int) -> None:
+            """Go on from ``node`` with a tile on empty square ``pos`` and the
+            board's tiles after it; ``text`` so far, with ``placed`` tiles."""
+            mask, run, nxt, next_mask, letters, diable_letters = steps[pos]
             for code, child in node.items():
-                if (mask >> code) & 1:  # FINAL and NEXT (26, 27) are never in a mask
+                if code >= FINAL:
+                    break
+                if (mask >> code) & 1:
                     for f in run:
                         child = child.get(f)  # type: ignore[union-attr,assignment]
                         if child is None:
                             break
                     else:
-                        # Only go on if the word may end at ``nxt`` or take a letter there.
-                        if FINAL not in child and not (child[NEXT] & next_mask):  # type: ignore[index,operator]
+                        # The word may end before ``nxt``, or take a letter there.
+                        ends = FINAL in child  # type: ignore[operator]
+                        goes_on = child[NEXT] & next_mask  # type: ignore[index,operator]
+                        if not (ends or goes_on):
                             continue
-                        tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                        if tile >= 0:
+                        if rack[code]:
+                            tile, word = code, text + letters[code]
+                        elif rack[JOKER]:
+                            tile, word = JOKER, text + diable_letters[code]
+                        else:
+                            continue
+                        if ends:
+                            finish(nxt, word, placed + 1)
+                        if goes_on:
                             rack[tile] -= 1
-                            path.append(UPPER[code] + dots)
-                            extend(nxt, child)  # type: ignore[arg-type]
-                            path.pop()
+                            extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
                             rack[tile] += 1
 
-        def left_part(node: Node, limit: int) -> None:
+        def left_part(node: Node, limit: int, text: str) -> None:
+            """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
             nonlocal first
             if node[NEXT] & anchor_mask:  # type: ignore[operator]
-                first = here - len(path)
-                extend(here, node)
+                first = here - len(text)
+                extend(here, node, text, len(text))
             if not limit:
                 return
-            # On the last free square the left part can only go on to the anchor.
-            wanted = anchor_mask if limit == 1 else ALL_LETTERS
+            last = limit == 1  # on the last free square it can only go on to the anchor
             for code, child in node.items():
-                if code >= FINAL or not (child[NEXT] & wanted):  # type: ignore[index,operator]
+                if code >= FINAL:
+                    break
+                # A branch is worth walking only if its words may end as a word
+                # from this anchor must (``endings``) and, when the anchor is
+                # followed by the board's tiles, may hold the first of them
+                # after the anchor's letter (``runs_into``).
+                if not (child[ENDS] & endings):  # type: ignore[index,operator]
                     continue
-                tile = code if rack[code] else JOKER if rack[JOKER] else -1
-                if tile >= 0:
-                    rack[tile] -= 1
-                    path.append(UPPER[code])
-                    left_part(child, limit - 1)  # type: ignore[arg-type]
-                    path.pop()
-                    rack[tile] += 1
+                if runs_into and not (child[AFTER] & runs_into):  # type: ignore[index,operator]
+                    continue
+                if last and not (child[NEXT] & anchor_mask):  # type: ignore[index,operator]
+                    continue
+                if rack[code]:
+                    tile, letter = code, UPPER[code]
+                elif rack[JOKER]:
+                    tile, letter = JOKER, LOWER[code]
+                else:
+                    continue
+                rack[tile] -= 1
+                left_part(child, limit - 1, text + letter)  # type: ignore[arg-type]
+                rack[tile] += 1
 
         root = self.dawg.root
         for a in range(n):
-            if not anchor[a]:
+            if not anchor[a] or not cross[a]:
+                # No letter fits the perpendicular word here: no move covers
+                # this square, and a left part would be enumerated for nothing.
                 continue
             here = first = a
             anchor_mask = cross[a]
@@ -461,7 +532,7 @@ class _Search:
                     if node is None:
                         break
                 if node is not None:
-                    extend(a, node)
+                    extend(a, node, "", 0)
                 continue
             if across and fixed[a + 1] < 0:
                 # A lone tile with nothing left or right: its only word is
@@ -469,13 +540,25 @@ class _Search:
                 mask = anchor_mask
                 if mask != ALL_LETTERS:
                     for code in range(26):
-                        if (mask >> code) & 1 and (rack[code] or rack[JOKER]):
-                            path.append(UPPER[code])
-                            finish(a + 1)
-                            path.pop()
+                        if (mask >> code) & 1:
+                            if rack[code]:
+                                finish(a + 1, UPPER[code], 1)
+                            elif rack[JOKER]:
+                                finish(a + 1, LOWER[code], 1)
+            # The letters a word from this anchor may end with: the last tile of
+            # each run it may end on, or a letter allowed where it may end on
+            # a new tile. Mostly every letter, but a word that must end at the
+            # edge or against a square no letter fits is pinned down (the
+            # left parts of "…xD" at the edge were a third of some searches).
+            endings = 0
+            p = a
+            while cross[p]:
+                endings |= (1 << runs[p][-1]) if runs[p] else cross[p]
+                p = nexts[p]
             limit = 0
             p = a - 1
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
                 limit += 1
                 p -= 1
-            left_part(root, min(limit, hand_size - 1))
+            runs_into = (1 << runs[a][0]) if runs[a] else 0
+            left_part(root, min(limit, hand_size - 1), "")

@@ -28,7 +28,7 @@ from rules import (
     new_game,
     view,
 )
-from rules.dawg import Dawg, dawg_for
+from rules.dawg import AFTER, ENDS, FINAL, NEXT, Dawg, dawg_for
 from rules.engine import returns_owed
 from rules.movegen import Candidate, generate, legal_placements, position
 from rules.placement import check_placement
@@ -264,3 +264,23 @@ def test_the_dawg_holds_exactly_the_words_of_two_letters_or_more():
     }
     assert dawg_for(WORDS) is dawg_for(WORDS)
     assert "CHATS" in dawg_for(WORDS)
+
+
+def test_each_dawg_node_knows_its_letters_and_how_the_words_below_it_go_on():
+    words = ["AS", "ASSE", "BAS", "BASE", "TAS", "TAXI", "ZOO"]
+    dawg = Dawg(words)
+
+    def mask(letters):
+        return sum(1 << (ord(c) - 65) for c in set(letters))
+
+    for prefix in ["", "A", "AS", "B", "BA", "BAS", "T", "TA", "TAX", "Z", "ZO"]:
+        node = dawg.walk(prefix)
+        rests = [w[len(prefix) :] for w in words if w.startswith(prefix) and w != prefix]
+        assert node[NEXT] == mask(rest[0] for rest in rests)
+        assert node[ENDS] == mask(rest[-1] for rest in rests)
+        assert node[AFTER] == mask("".join(rest[1:] for rest in rests))
+        keys = list(node)  # the letters first: a search stops at the first other key
+        assert keys == sorted(k for k in keys if k < FINAL) + [k for k in keys if k >= FINAL]
+    assert dawg.walk("AS")[ENDS] == mask("E")  # ASSE
+    assert dawg.walk("TA")[ENDS] == mask("SI")  # TAS, TAXI
+    assert dawg.walk("TA")[AFTER] == mask("I")  # TAXI
