@@ -37,7 +37,7 @@ from itertools import combinations, product
 from types import MethodType
 from typing import NamedTuple
 
-from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, Node, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
 from rules.state import EMPTY, GameConfig, GameState, Place
@@ -484,7 +484,7 @@ class _Search:
         def left_part(node: Node, limit: int, text: str) -> None:
             """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
             nonlocal first
-            if node[NEXT] & anchor_mask:  # type: ignore[operator]
+            if node[NEXT] & anchor_mask and node[BELOW] & right_after:  # type: ignore[operator]
                 first = here - len(text)
                 extend(here, node, text, len(text))
             if not limit:
@@ -494,14 +494,13 @@ class _Search:
                 if code >= FINAL:
                     break
                 # A branch is worth walking only if its words may end as a word
-                # from this anchor must (``endings``) and, when the anchor is
-                # followed by the board's tiles, may hold the first of them
-                # after the anchor's letter (``runs_into``).
-                if not (child[ENDS] & endings):  # type: ignore[index,operator]
+                # from this anchor must (``endings``), and may hold after the
+                # anchor's letter the tile that follows it (``later``), right
+                # after it on the last free square.
+                below = child[BELOW]  # type: ignore[index]
+                if not (below & endings and below & later):  # type: ignore[operator]
                     continue
-                if runs_into and not (child[AFTER] & runs_into):  # type: ignore[index,operator]
-                    continue
-                if last and not (child[NEXT] & anchor_mask):  # type: ignore[index,operator]
+                if last and not (child[NEXT] & anchor_mask and below & right_after):  # type: ignore[index,operator]
                     continue
                 if rack[code]:
                     tile, letter = code, UPPER[code]
@@ -560,5 +559,14 @@ class _Search:
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
                 limit += 1
                 p -= 1
-            runs_into = (1 << runs[a][0]) if runs[a] else 0
+            # The board's tile after the anchor, if any, comes right after the
+            # anchor's letter: after the next letter of a left part that may
+            # go on (AFTER), right after it for a left part that ends (SECOND).
+            # Without one, the masks ask only for letters below (any ENDS).
+            if runs[a]:
+                later = 1 << (runs[a][0] + AFTER)
+                right_after = 1 << (runs[a][0] + SECOND)
+            else:
+                later = right_after = ALL_LETTERS << ENDS
+            endings <<= ENDS
             left_part(root, min(limit, hand_size - 1), "")

@@ -28,7 +28,7 @@ from rules import (
     new_game,
     view,
 )
-from rules.dawg import AFTER, ENDS, FINAL, NEXT, Dawg, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, dawg_for
 from rules.engine import returns_owed
 from rules.movegen import Candidate, generate, legal_placements, position
 from rules.placement import check_placement
@@ -276,11 +276,14 @@ def test_each_dawg_node_knows_its_letters_and_how_the_words_below_it_go_on():
     for prefix in ["", "A", "AS", "B", "BA", "BAS", "T", "TA", "TAX", "Z", "ZO"]:
         node = dawg.walk(prefix)
         rests = [w[len(prefix) :] for w in words if w.startswith(prefix) and w != prefix]
+        below = node[BELOW]
         assert node[NEXT] == mask(rest[0] for rest in rests)
-        assert node[ENDS] == mask(rest[-1] for rest in rests)
-        assert node[AFTER] == mask("".join(rest[1:] for rest in rests))
+        assert (below >> ENDS) & ALL_LETTERS == mask(rest[-1] for rest in rests)
+        assert (below >> SECOND) & ALL_LETTERS == mask(rest[1] for rest in rests if len(rest) > 1)
+        assert below >> AFTER == mask("".join(rest[1:] for rest in rests))
         keys = list(node)  # the letters first: a search stops at the first other key
         assert keys == sorted(k for k in keys if k < FINAL) + [k for k in keys if k >= FINAL]
-    assert dawg.walk("AS")[ENDS] == mask("E")  # ASSE
-    assert dawg.walk("TA")[ENDS] == mask("SI")  # TAS, TAXI
-    assert dawg.walk("TA")[AFTER] == mask("I")  # TAXI
+    assert dawg.walk("AS")[BELOW] >> ENDS & ALL_LETTERS == mask("E")  # ASSE
+    assert dawg.walk("TA")[BELOW] >> ENDS & ALL_LETTERS == mask("SI")  # TAS, TAXI
+    assert dawg.walk("TA")[BELOW] >> AFTER == mask("I")  # TAXI
+    assert dawg.walk("T")[BELOW] >> SECOND & ALL_LETTERS == mask("SX")  # TAS, TAXI
