@@ -140,6 +140,13 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
     all). Each diable multiplies the placements by up to 26, so a strategy
     holding 40 tiles may search without them first.
     """
+    return _generate(pos, diables)
+
+
+def _generate(pos: Position, diables: int | None = None, prune: bool = True) -> list[Candidate]:
+    """``generate``; with ``prune`` False, left parts are not pruned by how the
+    words below them go on (``rules.dawg.BELOW``): slower, for tests to check
+    that pruning loses nothing."""
     hand = pos.hand
     if not hand:
         return []
@@ -150,7 +157,7 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
         rack[JOKER if tile == DIABLE else ord(tile) - 65] += 1
     if diables is not None:
         rack[JOKER] = min(rack[JOKER], max(0, diables))
-    gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg)
+    gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg, prune)
     # The search makes no reference cycles, only up to a million small
     # tuples, which would set the cyclic garbage collector off again and
     # again for nothing (a third of the time for a 40-tile hand).
@@ -185,6 +192,7 @@ class _Search:
         hand_size: int,
         reserve_size: int,
         dawg: Dawg,
+        prune: bool = True,
     ) -> None:
         layout = config.layout
         self.layout = layout
@@ -194,6 +202,7 @@ class _Search:
         self.reserve_size = reserve_size
         self.marque = config.marque
         self.dawg = dawg
+        self.prune = prune
         self.found: list[Candidate] = []
         self.jokers = rack[JOKER]
         self.record = self._recorder()
@@ -418,6 +427,7 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
+        prune = self.prune
         record = self.record
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
@@ -569,4 +579,6 @@ class _Search:
             else:
                 later = right_after = ALL_LETTERS << ENDS
             endings <<= ENDS
+            if not prune:
+                endings = later = right_after = ALL_LETTERS << ENDS
             left_part(root, min(limit, hand_size - 1), "")

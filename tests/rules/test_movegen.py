@@ -30,7 +30,8 @@ from rules import (
 )
 from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, dawg_for
 from rules.engine import returns_owed
-from rules.movegen import Candidate, generate, legal_placements, position
+from rules.material import DIABLE
+from rules.movegen import Candidate, Position, _generate, generate, legal_placements, position
 from rules.placement import check_placement
 from rules.randomplay import find_move
 from rules.state import EMPTY
@@ -238,6 +239,23 @@ def test_every_generated_french_placement_is_accepted_and_find_move_finds_no_oth
         found = find_move(state, rng)
         if isinstance(found, Place):
             assert frozenset((layout.index(sq), c) for sq, c in found.tiles) in keys
+
+
+@pytest.mark.parametrize(("seed", "letters", "diables"), [(7, 39, 1), (8, 12, 2)])
+def test_pruning_the_left_parts_loses_no_placement_of_a_big_hand(seed, letters, diables):
+    # The brute-force test cannot afford big hands and the French list, where
+    # left parts are longest and pruning by how words go on (DAWG BELOW masks)
+    # matters most: compare with the same search unpruned, order included.
+    config = make_config("sans-marque", words="fr")
+    state = _midgame(config, seed)
+    pool = [t for hand in state.hands for t in hand if t != DIABLE]
+    pool += [t for t in state.reserve if t != DIABLE]
+    random.Random(seed).shuffle(pool)
+    hand = (*pool[:letters], *(DIABLE,) * diables)
+    pos = Position(config, state.board, hand, True, len(pool) - letters)
+    pruned = generate(pos)
+    assert len(pruned) > 10_000
+    assert pruned == _generate(pos, prune=False)
 
 
 def test_legal_placements_reads_only_the_view(french):
