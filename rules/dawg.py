@@ -15,8 +15,8 @@ words below end with, those that come right after the next letter, and those
 that come after it at all. Plain
 dicts and small ints are the fastest thing CPython can walk, and minimising
 the trie (equal sub-trees shared, Daciuk et al. 2000) keeps the French list
-``fr-1`` to ~45,000 nodes: ~1.2 s to build, ~10 MB resident (``make bench``
-measures both). Built once per process and word list, on first use.
+``fr-1`` to ~45,000 nodes: 1.5-2 s to build, ~14 MB (``make bench`` measures
+both). Built once per process and word list, on first use.
 """
 
 from __future__ import annotations

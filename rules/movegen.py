@@ -11,6 +11,19 @@ records every path that ends a word. Each move is found once: from the
 leftmost anchor it covers, in the direction of its line (a single tile only
 in the "across" pass).
 
+A 40-tile hand with a diable makes up to a million placements, and most of
+the time went into left parts that could never reach a word: every prefix of
+the list is a left part when any letter can be played. So a left part is
+only built along branches of the DAWG whose words can go on as a word from
+its anchor must (``rules.dawg.BELOW``): end with a letter the squares where
+it may end allow (a word that must stop at the edge ends on a known tile),
+and hold the board's tile that follows the anchor after the anchor's letter.
+The walk plays a letter with a tile of the hand, or with a diable once the
+hand has none left for it (and writes that one in lower case); each word it
+records is expanded into every way the diables may play its letters. The
+order of the placements (anchors left to right, left parts then right parts
+in the DAWG's alphabetical order) is the one the strategies break ties with.
+
 The rules the engine checks all have their place here:
 
 * R-PLACE-2, the first word: 2 to 8 tiles from Départ, rightwards or down;
@@ -22,7 +35,8 @@ The rules the engine checks all have their place here:
 * devils may be covered (their effects are counted on each ``Candidate``).
 
 ``tests/rules/test_movegen.py`` proves that the generated set is exactly the
-set ``rules.placement.check_placement`` accepts, by brute force.
+set ``rules.placement.check_placement`` accepts, by brute force, and that the
+pruning loses nothing on big French hands.
 
 The generator sees only what the player sees: the board, the player's own
 hand, the reserve's size and the game's configuration (a ``PlayerView``).
@@ -217,16 +231,17 @@ class _Search:
         return size == self.hand_size and not (green and self.reserve_size and not self.marque)
 
     def _recorder(self) -> Callable[[int, int, str, bool, int, int, int], None]:
-        """The function that records a placement ``text`` (new letters in upper
-        case), once per way of playing its letters with the hand's tiles and
-        diables; chosen once per search, as it runs up to a million times.
+        """The function that records the walk's word ``text`` (its new letters in
+        upper case, or lower case where the walk gave one to a diable), once
+        per way of playing its letters with the hand's tiles and diables;
+        chosen once per search, as it runs up to a million times.
 
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position. The walk
-        writes in lower case a letter it had to give to a diable (the hand
-        had no tile left for it); any copy of that letter may be the diable.
+        would walk every dead end once per diable and position. The walk gives
+        a letter to a diable only when the hand has no tile left for it; any
+        copy of that letter may then be the diable.
         """
         add = self.found.append
         jokers = self.jokers
