@@ -8,14 +8,15 @@ one prefix query per letter; a DAWG answers it with one dict lookup.
 A node is a plain ``dict`` mapping a letter code (0 for A … 25 for Z) to the
 next node, letters first, then keys 26 and up that are never letters (so a
 loop over a node's items stops at the first key >= ``FINAL``): ``FINAL`` (26)
-when the node ends a word, and in every node three masks of letters that let
+when the node ends a word, and in every node masks of letters that let
 the move generator prune a branch with one ``&``: ``NEXT`` (27), the letters
-that may follow; ``ENDS`` (28), the letters the words below it end with;
-``AFTER`` (29), the letters that come after the next one. Plain
+that may follow; ``BELOW`` (28), three masks in one int: the letters the
+words below end with, those that come right after the next letter, and those
+that come after it at all. Plain
 dicts and small ints are the fastest thing CPython can walk, and minimising
 the trie (equal sub-trees shared, Daciuk et al. 2000) keeps the French list
-``fr-1`` to ~45,000 nodes: ~1.2 s to build, ~10 MB resident (``make bench``
-measures both). Built once per process and word list, on first use.
+``fr-1`` to ~45,000 nodes: 1.5-2 s to build, ~14 MB (``make bench`` measures
+both). Built once per process and word list, on first use.
 """
 
 from __future__ import annotations
@@ -31,15 +32,19 @@ FINAL = 26
 NEXT = 27
 """Key holding the bit mask of a node's letters, so a search can ask "may any
 of these letters follow?" with one ``&`` instead of a loop."""
-ENDS = 28
-"""Key holding the mask of the letters that end a word below a node (the last
-letter of a word one letter or more further on): a move generator that knows
-how a word must end prunes every branch that cannot end so."""
-AFTER = 29
-"""Key holding the mask of the letters that come second or later in the rest
-of a word below a node (after at least one letter): a move generator that
-knows a letter must come after the next one (a tile on the board) prunes every
-branch without it."""
+BELOW = 28
+"""Key holding three masks of the letters in the rest of the words below a
+node, packed in one int (a key of its own each would take most nodes past
+five keys and double their dicts): a search that knows how a word must go on
+prunes with one ``&`` every branch that cannot, with its mask of letters
+shifted by ``ENDS``, ``SECOND`` or ``AFTER``."""
+ENDS = 0
+"""Where ``node[BELOW]`` holds the letters the words below end with."""
+SECOND = 26
+"""Where ``node[BELOW]`` holds the letters that come right after the next one."""
+AFTER = 52
+"""Where ``node[BELOW]`` holds the letters that come after the next one, right
+after or later."""
 ALL_LETTERS = (1 << 26) - 1
 """Bit mask of every letter; bit ``k`` stands for ``chr(65 + k)``."""
 
@@ -109,18 +114,20 @@ class Dawg:
         masks: dict[int, int] = {}
         for node in [*register.values(), self.root]:
             final = node.pop(FINAL, False)
-            mask = ends = after = 0
+            mask = ends = second = after = 0
             for code, child in node.items():
+                below: int = child[BELOW]  # type: ignore[index,assignment]
                 mask |= 1 << code
-                ends |= child[ENDS]  # type: ignore[index,operator]
+                ends |= below >> ENDS & ALL_LETTERS
                 if FINAL in child:  # type: ignore[operator]
                     ends |= 1 << code
-                after |= child[NEXT] | child[AFTER]  # type: ignore[index,operator]
+                second |= child[NEXT]  # type: ignore[index,operator]
+                after |= child[NEXT] | below >> AFTER  # type: ignore[index,operator]
             if final:
                 node[FINAL] = True
             node[NEXT] = masks.setdefault(mask, mask)  # type: ignore[assignment]
-            node[ENDS] = masks.setdefault(ends, ends)  # type: ignore[assignment]
-            node[AFTER] = masks.setdefault(after, after)  # type: ignore[assignment]
+            below = ends << ENDS | second << SECOND | after << AFTER
+            node[BELOW] = masks.setdefault(below, below)  # type: ignore[assignment]
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):

@@ -11,6 +11,19 @@ records every path that ends a word. Each move is found once: from the
 leftmost anchor it covers, in the direction of its line (a single tile only
 in the "across" pass).
 
+A 40-tile hand with a diable makes up to a million placements, and most of
+the time went into left parts that could never reach a word: every prefix of
+the list is a left part when any letter can be played. So a left part is
+only built along branches of the DAWG whose words can go on as a word from
+its anchor must (``rules.dawg.BELOW``): end with a letter the squares where
+it may end allow (a word that must stop at the edge ends on a known tile),
+and hold the board's tile that follows the anchor after the anchor's letter.
+The walk plays a letter with a tile of the hand, or with a diable once the
+hand has none left for it (and writes that one in lower case); each word it
+records is expanded into every way the diables may play its letters. The
+order of the placements (anchors left to right, left parts then right parts
+in the DAWG's alphabetical order) is the one the strategies break ties with.
+
 The rules the engine checks all have their place here:
 
 * R-PLACE-2, the first word: 2 to 8 tiles from Départ, rightwards or down;
@@ -22,7 +35,8 @@ The rules the engine checks all have their place here:
 * devils may be covered (their effects are counted on each ``Candidate``).
 
 ``tests/rules/test_movegen.py`` proves that the generated set is exactly the
-set ``rules.placement.check_placement`` accepts, by brute force.
+set ``rules.placement.check_placement`` accepts, by brute force, and that the
+pruning loses nothing on big French hands.
 
 The generator sees only what the player sees: the board, the player's own
 hand, the reserve's size and the game's configuration (a ``PlayerView``).
@@ -37,7 +51,7 @@ from itertools import combinations, product
 from types import MethodType
 from typing import NamedTuple
 
-from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, NEXT, Dawg, Node, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, Node, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
 from rules.state import EMPTY, GameConfig, GameState, Place
@@ -140,6 +154,13 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
     all). Each diable multiplies the placements by up to 26, so a strategy
     holding 40 tiles may search without them first.
     """
+    return _generate(pos, diables)
+
+
+def _generate(pos: Position, diables: int | None = None, prune: bool = True) -> list[Candidate]:
+    """``generate``; with ``prune`` False, left parts are not pruned by how the
+    words below them go on (``rules.dawg.BELOW``): slower, for tests to check
+    that pruning loses nothing."""
     hand = pos.hand
     if not hand:
         return []
@@ -150,7 +171,7 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
         rack[JOKER if tile == DIABLE else ord(tile) - 65] += 1
     if diables is not None:
         rack[JOKER] = min(rack[JOKER], max(0, diables))
-    gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg)
+    gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg, prune)
     # The search makes no reference cycles, only up to a million small
     # tuples, which would set the cyclic garbage collector off again and
     # again for nothing (a third of the time for a 40-tile hand).
@@ -185,6 +206,7 @@ class _Search:
         hand_size: int,
         reserve_size: int,
         dawg: Dawg,
+        prune: bool = True,
     ) -> None:
         layout = config.layout
         self.layout = layout
@@ -194,6 +216,7 @@ class _Search:
         self.reserve_size = reserve_size
         self.marque = config.marque
         self.dawg = dawg
+        self.prune = prune
         self.found: list[Candidate] = []
         self.jokers = rack[JOKER]
         self.record = self._recorder()
@@ -208,16 +231,17 @@ class _Search:
         return size == self.hand_size and not (green and self.reserve_size and not self.marque)
 
     def _recorder(self) -> Callable[[int, int, str, bool, int, int, int], None]:
-        """The function that records a placement ``text`` (new letters in upper
-        case), once per way of playing its letters with the hand's tiles and
-        diables; chosen once per search, as it runs up to a million times.
+        """The function that records the walk's word ``text`` (its new letters in
+        upper case, or lower case where the walk gave one to a diable), once
+        per way of playing its letters with the hand's tiles and diables;
+        chosen once per search, as it runs up to a million times.
 
         The search walks letters, not tiles: a letter the hand lacks is taken
         by a diable (R-PLACE-9), and which of the word's new letters the
         diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position. The walk
-        writes in lower case a letter it had to give to a diable (the hand
-        had no tile left for it); any copy of that letter may be the diable.
+        would walk every dead end once per diable and position. The walk gives
+        a letter to a diable only when the hand has no tile left for it; any
+        copy of that letter may then be the diable.
         """
         add = self.found.append
         jokers = self.jokers
@@ -418,6 +442,7 @@ class _Search:
 
         rack = self.rack
         hand_size = self.hand_size
+        prune = self.prune
         record = self.record
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
@@ -484,7 +509,7 @@ class _Search:
         def left_part(node: Node, limit: int, text: str) -> None:
             """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
             nonlocal first
-            if node[NEXT] & anchor_mask:  # type: ignore[operator]
+            if node[NEXT] & anchor_mask and node[BELOW] & right_after:  # type: ignore[operator]
                 first = here - len(text)
                 extend(here, node, text, len(text))
             if not limit:
@@ -494,14 +519,13 @@ class _Search:
                 if code >= FINAL:
                     break
                 # A branch is worth walking only if its words may end as a word
-                # from this anchor must (``endings``) and, when the anchor is
-                # followed by the board's tiles, may hold the first of them
-                # after the anchor's letter (``runs_into``).
-                if not (child[ENDS] & endings):  # type: ignore[index,operator]
+                # from this anchor must (``endings``), and may hold after the
+                # anchor's letter the tile that follows it (``later``), right
+                # after it on the last free square.
+                below = child[BELOW]  # type: ignore[index]
+                if not (below & endings and below & later):  # type: ignore[operator]
                     continue
-                if runs_into and not (child[AFTER] & runs_into):  # type: ignore[index,operator]
-                    continue
-                if last and not (child[NEXT] & anchor_mask):  # type: ignore[index,operator]
+                if last and not (child[NEXT] & anchor_mask and below & right_after):  # type: ignore[index,operator]
                     continue
                 if rack[code]:
                     tile, letter = code, UPPER[code]
@@ -560,5 +584,16 @@ class _Search:
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
                 limit += 1
                 p -= 1
-            runs_into = (1 << runs[a][0]) if runs[a] else 0
+            # The board's tile after the anchor, if any, comes right after the
+            # anchor's letter: after the next letter of a left part that may
+            # go on (AFTER), right after it for a left part that ends (SECOND).
+            # Without one, the masks ask only for letters below (any ENDS).
+            if runs[a]:
+                later = 1 << (runs[a][0] + AFTER)
+                right_after = 1 << (runs[a][0] + SECOND)
+            else:
+                later = right_after = ALL_LETTERS << ENDS
+            endings <<= ENDS
+            if not prune:
+                endings = later = right_after = ALL_LETTERS << ENDS
             left_part(root, min(limit, hand_size - 1), "")

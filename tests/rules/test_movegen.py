@@ -28,9 +28,10 @@ from rules import (
     new_game,
     view,
 )
-from rules.dawg import AFTER, ENDS, FINAL, NEXT, Dawg, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, dawg_for
 from rules.engine import returns_owed
-from rules.movegen import Candidate, generate, legal_placements, position
+from rules.material import DIABLE
+from rules.movegen import Candidate, Position, _generate, generate, legal_placements, position
 from rules.placement import check_placement
 from rules.randomplay import find_move
 from rules.state import EMPTY
@@ -240,6 +241,23 @@ def test_every_generated_french_placement_is_accepted_and_find_move_finds_no_oth
             assert frozenset((layout.index(sq), c) for sq, c in found.tiles) in keys
 
 
+@pytest.mark.parametrize(("seed", "letters", "diables"), [(7, 39, 1), (8, 12, 2)])
+def test_pruning_the_left_parts_loses_no_placement_of_a_big_hand(seed, letters, diables):
+    # The brute-force test cannot afford big hands and the French list, where
+    # left parts are longest and pruning by how words go on (DAWG BELOW masks)
+    # matters most: compare with the same search unpruned, order included.
+    config = make_config("sans-marque", words="fr")
+    state = _midgame(config, seed)
+    pool = [t for hand in state.hands for t in hand if t != DIABLE]
+    pool += [t for t in state.reserve if t != DIABLE]
+    random.Random(seed).shuffle(pool)
+    hand = (*pool[:letters], *(DIABLE,) * diables)
+    pos = Position(config, state.board, hand, True, len(pool) - letters)
+    pruned = generate(pos)
+    assert len(pruned) > 10_000
+    assert pruned == _generate(pos, prune=False)
+
+
 def test_legal_placements_reads_only_the_view(french):
     state = _midgame(french, 5)
     seen = view(state, state.turn)
@@ -276,11 +294,14 @@ def test_each_dawg_node_knows_its_letters_and_how_the_words_below_it_go_on():
     for prefix in ["", "A", "AS", "B", "BA", "BAS", "T", "TA", "TAX", "Z", "ZO"]:
         node = dawg.walk(prefix)
         rests = [w[len(prefix) :] for w in words if w.startswith(prefix) and w != prefix]
+        below = node[BELOW]
         assert node[NEXT] == mask(rest[0] for rest in rests)
-        assert node[ENDS] == mask(rest[-1] for rest in rests)
-        assert node[AFTER] == mask("".join(rest[1:] for rest in rests))
+        assert (below >> ENDS) & ALL_LETTERS == mask(rest[-1] for rest in rests)
+        assert (below >> SECOND) & ALL_LETTERS == mask(rest[1] for rest in rests if len(rest) > 1)
+        assert below >> AFTER == mask("".join(rest[1:] for rest in rests))
         keys = list(node)  # the letters first: a search stops at the first other key
         assert keys == sorted(k for k in keys if k < FINAL) + [k for k in keys if k >= FINAL]
-    assert dawg.walk("AS")[ENDS] == mask("E")  # ASSE
-    assert dawg.walk("TA")[ENDS] == mask("SI")  # TAS, TAXI
-    assert dawg.walk("TA")[AFTER] == mask("I")  # TAXI
+    assert dawg.walk("AS")[BELOW] >> ENDS & ALL_LETTERS == mask("E")  # ASSE
+    assert dawg.walk("TA")[BELOW] >> ENDS & ALL_LETTERS == mask("SI")  # TAS, TAXI
+    assert dawg.walk("TA")[BELOW] >> AFTER == mask("I")  # TAXI
+    assert dawg.walk("T")[BELOW] >> SECOND & ALL_LETTERS == mask("SX")  # TAS, TAXI
