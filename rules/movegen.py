@@ -259,6 +259,10 @@ class _Search:
                 # The diable plays the letter the hand lacks: any one of its copies.
                 lower = text.strip(_UNMARKED)
                 short = lower.upper()
+                if short not in text:
+                    # Its only copy, mostly: the walk's word is the one placement.
+                    add(_candidate((start, step, text, across, red, green, black)))
+                    return
                 text = text.upper()
                 k = text.find(short)
                 while k >= 0:
