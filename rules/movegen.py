@@ -259,6 +259,10 @@ class _Search:
                 # The diable plays the letter the hand lacks: any one of its copies.
                 lower = text.strip(_UNMARKED)
                 short = lower.upper()
+                if short not in text:
+                    # Its only copy, mostly: the walk's word is the one placement.
+                    add(_candidate((start, step, text, across, red, green, black)))
+                    return
                 text = text.upper()
                 k = text.find(short)
                 while k >= 0:
@@ -479,32 +483,36 @@ class _Search:
             """Go on from ``node`` with a tile on empty square ``pos`` and the
             board's tiles after it; ``text`` so far, with ``placed`` tiles."""
             mask, run, nxt, next_mask, letters, diable_letters = steps[pos]
+            free = mask == ALL_LETTERS
             for code, child in node.items():
                 if code >= FINAL:
                     break
-                if (mask >> code) & 1:
+                if not (free or (mask >> code) & 1):
+                    continue
+                if run:  # the board's tiles after the square
                     for f in run:
                         child = child.get(f)  # type: ignore[union-attr,assignment]
                         if child is None:
                             break
-                    else:
-                        # The word may end before ``nxt``, or take a letter there.
-                        ends = FINAL in child  # type: ignore[operator]
-                        goes_on = child[NEXT] & next_mask  # type: ignore[index,operator]
-                        if not (ends or goes_on):
-                            continue
-                        if rack[code]:
-                            tile, word = code, text + letters[code]
-                        elif rack[JOKER]:
-                            tile, word = JOKER, text + diable_letters[code]
-                        else:
-                            continue
-                        if ends:
-                            finish(nxt, word, placed + 1)
-                        if goes_on:
-                            rack[tile] -= 1
-                            extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
-                            rack[tile] += 1
+                    if child is None:
+                        continue
+                # The word may end before ``nxt``, or take a letter there.
+                ends = FINAL in child  # type: ignore[operator]
+                goes_on = child[NEXT] & next_mask  # type: ignore[index,operator]
+                if not (ends or goes_on):
+                    continue
+                if rack[code]:
+                    tile, word = code, text + letters[code]
+                elif rack[JOKER]:
+                    tile, word = JOKER, text + diable_letters[code]
+                else:
+                    continue
+                if ends:
+                    finish(nxt, word, placed + 1)
+                if goes_on:
+                    rack[tile] -= 1
+                    extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
+                    rack[tile] += 1
 
         def left_part(node: Node, limit: int, text: str) -> None:
             """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
