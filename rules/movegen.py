@@ -528,10 +528,10 @@ class _Search:
                     break
                 # A branch is worth walking only if its words may end as a word
                 # from this anchor must (``endings``), and may hold after the
-                # anchor's letter the tile that follows it (``later``), right
-                # after it on the last free square.
+                # anchor's letter the tiles that follow it (``later``), the
+                # first right after it on the last free square.
                 below = child[BELOW]  # type: ignore[index]
-                if not (below & endings and below & later):  # type: ignore[operator]
+                if not (below & endings and below & later == later):  # type: ignore[operator]
                     continue
                 if last and not (child[NEXT] & anchor_mask and below & right_after):  # type: ignore[index,operator]
                     continue
@@ -592,16 +592,15 @@ class _Search:
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
                 limit += 1
                 p -= 1
-            # The board's tile after the anchor, if any, comes right after the
-            # anchor's letter: after the next letter of a left part that may
-            # go on (AFTER), right after it for a left part that ends (SECOND).
-            # Without one, the masks ask only for letters below (any ENDS).
-            if runs[a]:
-                later = 1 << (runs[a][0] + AFTER)
-                right_after = 1 << (runs[a][0] + SECOND)
-            else:
-                later = right_after = ALL_LETTERS << ENDS
+            # The board's tiles after the anchor, if any, come after the
+            # anchor's letter: all of them after the next letter of a left
+            # part that may go on (AFTER), the first right after it for a left
+            # part that ends (SECOND). Without any, ask only for letters below.
+            later = 0
+            for code in runs[a]:
+                later |= 1 << (code + AFTER)
+            right_after = (1 << (runs[a][0] + SECOND)) if runs[a] else ALL_LETTERS << ENDS
             endings <<= ENDS
             if not prune:
-                endings = later = right_after = ALL_LETTERS << ENDS
+                endings, later, right_after = ALL_LETTERS << ENDS, 0, ALL_LETTERS << ENDS
             left_part(root, min(limit, hand_size - 1), "")
