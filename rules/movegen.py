@@ -270,12 +270,18 @@ class _Search:
                     add(_candidate((start, step, variant, across, red, green, black)))
                     k = text.find(short, k + 1)
                 return
-            # The word as it is, then the diable in each new letter's place.
+            # The word as it is, then the diable in each new letter's place;
+            # str.replace lowers the first copy of a letter in one string.
             add(_candidate((start, step, text, across, red, green, black)))
             low = text.lower()
+            seen = ""
             for k, c in enumerate(text):
                 if c != ".":
-                    variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
+                    if c in seen:
+                        variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
+                    else:
+                        variant = text.replace(c, low[k], 1)
+                        seen += c
                     add(_candidate((start, step, variant, across, red, green, black)))
 
         def diables(
