@@ -11,18 +11,14 @@ records every path that ends a word. Each move is found once: from the
 leftmost anchor it covers, in the direction of its line (a single tile only
 in the "across" pass).
 
-A 40-tile hand with a diable makes up to a million placements, and most of
-the time went into left parts that could never reach a word: every prefix of
-the list is a left part when any letter can be played. So a left part is
+With a diable every prefix of the list is a left part, so a left part is
 only built along branches of the DAWG whose words can go on as a word from
-its anchor must (``rules.dawg.BELOW``): end with a letter the squares where
-it may end allow (a word that must stop at the edge ends on a known tile),
-and hold the board's tile that follows the anchor after the anchor's letter.
-The walk plays a letter with a tile of the hand, or with a diable once the
-hand has none left for it (and writes that one in lower case); each word it
-records is expanded into every way the diables may play its letters. The
-order of the placements (anchors left to right, left parts then right parts
-in the DAWG's alphabetical order) is the one the strategies break ties with.
+its anchor must (``rules.dawg.BELOW``): end with a letter allowed where it
+may end, and hold the board's tiles after the anchor. The walk plays a letter
+with a tile, or with a diable once the hand has none left for it (in lower
+case); each word is then expanded into every way the diables may play its
+letters. The strategies break ties by the order of the placements: anchors
+left to right, then left and right parts in the DAWG's alphabetical order.
 
 The rules the engine checks all have their place here:
 
@@ -158,9 +154,8 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
 
 
 def _generate(pos: Position, diables: int | None = None, prune: bool = True) -> list[Candidate]:
-    """``generate``; with ``prune`` False, left parts are not pruned by how the
-    words below them go on (``rules.dawg.BELOW``): slower, for tests to check
-    that pruning loses nothing."""
+    """``generate``; ``prune`` False (slower) lets tests check that pruning the
+    left parts by ``rules.dawg.BELOW`` loses nothing."""
     hand = pos.hand
     if not hand:
         return []
@@ -236,12 +231,10 @@ class _Search:
         per way of playing its letters with the hand's tiles and diables;
         chosen once per search, as it runs up to a million times.
 
-        The search walks letters, not tiles: a letter the hand lacks is taken
-        by a diable (R-PLACE-9), and which of the word's new letters the
-        diables play is decided here. Searching each diable as its own branch
-        would walk every dead end once per diable and position. The walk gives
-        a letter to a diable only when the hand has no tile left for it; any
-        copy of that letter may then be the diable.
+        The search walks letters, not tiles (R-PLACE-9): a letter goes to a
+        diable only when the hand has no tile left for it, and which copies
+        the diables play is decided here. Searching each diable as its own
+        branch would walk every dead end once per diable and position.
         """
         add = self.found.append
         jokers = self.jokers
@@ -255,8 +248,7 @@ class _Search:
             start: int, step: int, text: str, across: bool, red: int, green: int, black: int
         ) -> None:
             # Plain loops: cheaper than comprehensions for a few items each.
-            if not text.isupper():
-                # The diable plays the letter the hand lacks: any one of its copies.
+            if not text.isupper():  # the diable plays any copy of a letter the hand lacks
                 lower = text.strip(_UNMARKED)
                 short = lower.upper()
                 if short not in text:
@@ -270,12 +262,18 @@ class _Search:
                     add(_candidate((start, step, variant, across, red, green, black)))
                     k = text.find(short, k + 1)
                 return
-            # The word as it is, then the diable in each new letter's place.
+            # The word as it is, then the diable in each new letter's place;
+            # str.replace lowers the first copy of a letter in one string.
             add(_candidate((start, step, text, across, red, green, black)))
             low = text.lower()
+            seen = ""
             for k, c in enumerate(text):
                 if c != ".":
-                    variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
+                    if c in seen:
+                        variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
+                    else:
+                        variant = text.replace(c, low[k], 1)
+                        seen += c
                     add(_candidate((start, step, variant, across, red, green, black)))
 
         def diables(
@@ -456,16 +454,17 @@ class _Search:
         # follow (letter codes), the next empty square and its cross-check,
         # and the text of each letter followed by those tiles ("." each),
         # played by its tile (upper case) or by a diable (lower case).
+        dots = ["." * len(run) for run in runs]
         steps = [
             (
-                cross[pos],
-                runs[pos],
-                nexts[pos],
-                cross[nexts[pos]],
-                [c + "." * len(runs[pos]) for c in UPPER],
-                [c + "." * len(runs[pos]) for c in LOWER],
+                cross[p],
+                runs[p],
+                nexts[p],
+                cross[nexts[p]],
+                [c + dots[p] for c in UPPER],
+                [c + dots[p] for c in LOWER],
             )
-            for pos in range(n + 1)
+            for p in range(n + 1)
         ]
 
         def finish(end: int, text: str, placed: int) -> None:
@@ -528,10 +527,10 @@ class _Search:
                     break
                 # A branch is worth walking only if its words may end as a word
                 # from this anchor must (``endings``), and may hold after the
-                # anchor's letter the tile that follows it (``later``), right
-                # after it on the last free square.
+                # anchor's letter the tiles that follow it (``later``), the
+                # first right after it on the last free square.
                 below = child[BELOW]  # type: ignore[index]
-                if not (below & endings and below & later):  # type: ignore[operator]
+                if not (below & endings and below & later == later):  # type: ignore[operator]
                     continue
                 if last and not (child[NEXT] & anchor_mask and below & right_after):  # type: ignore[index,operator]
                     continue
@@ -577,11 +576,8 @@ class _Search:
                                 finish(a + 1, UPPER[code], 1)
                             elif rack[JOKER]:
                                 finish(a + 1, LOWER[code], 1)
-            # The letters a word from this anchor may end with: the last tile of
-            # each run it may end on, or a letter allowed where it may end on
-            # a new tile. Mostly every letter, but a word that must end at the
-            # edge or against a square no letter fits is pinned down (the
-            # left parts of "…xD" at the edge were a third of some searches).
+            # The letters a word from this anchor may end with: few when it must
+            # stop at the edge or before a square no letter fits ("…xD").
             endings = 0
             p = a
             while cross[p]:
@@ -592,16 +588,14 @@ class _Search:
             while p >= 0 and fixed[p] < 0 and cross[p] and not anchor[p]:
                 limit += 1
                 p -= 1
-            # The board's tile after the anchor, if any, comes right after the
-            # anchor's letter: after the next letter of a left part that may
-            # go on (AFTER), right after it for a left part that ends (SECOND).
-            # Without one, the masks ask only for letters below (any ENDS).
-            if runs[a]:
-                later = 1 << (runs[a][0] + AFTER)
-                right_after = 1 << (runs[a][0] + SECOND)
-            else:
-                later = right_after = ALL_LETTERS << ENDS
+            # The board's tiles after the anchor come after the next letter of a
+            # left part (AFTER), the first right after it once it ends (SECOND;
+            # without tiles, any letter below: a test left parts pass anyway).
+            later = 0
+            for code in runs[a]:
+                later |= 1 << (code + AFTER)
+            right_after = (1 << (runs[a][0] + SECOND)) if runs[a] else ALL_LETTERS << ENDS
             endings <<= ENDS
             if not prune:
-                endings = later = right_after = ALL_LETTERS << ENDS
+                endings, later, right_after = ALL_LETTERS << ENDS, 0, ALL_LETTERS << ENDS
             left_part(root, min(limit, hand_size - 1), "")
