@@ -4,6 +4,8 @@ With ``DIAMINO_BENCH_VIEWS=1`` (never in production) the site gains:
 
 * ``/_bench/bare``: a view that answers ``ok`` through the whole middleware
   stack, the ceiling the load benchmark measures every endpoint against;
+* ``/_bench/floor/<game>``: the least a game page can do for a signed-in
+  player, to show how near the ceiling any game page could come;
 * ``QueryCountMiddleware``: an ``X-Queries`` header on every response, the
   number of SQL statements the request ran, so the benchmark can report
   queries per request from the real server under load.
@@ -17,9 +19,13 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.db import connections
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.views.decorators.cache import never_cache
+
+from games.models import Game, Seat
 
 QUERIES_HEADER = "X-Queries"
 
@@ -28,6 +34,22 @@ QUERIES_HEADER = "X-Queries"
 def bare(request: HttpRequest) -> HttpResponse:
     """The cheapest answer this stack can give: routing and middleware, no work."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@never_cache
+@login_required
+def floor(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The least any game page must do for a player: read the game and their seat.
+
+    Answers the player's hand as plain text: no template, no other seat, no
+    history, no chat. Every real game page does this and more, so its
+    throughput bounds the game page's from above (docs/PERFORMANCE.md).
+    """
+    game = get_object_or_404(Game, pk=game_id)
+    seat = Seat.objects.filter(game=game, player=request.user).first()
+    if seat is None:
+        raise Http404
+    return HttpResponse(seat.hand, content_type="text/plain")
 
 
 class QueryCountMiddleware:

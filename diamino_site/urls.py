@@ -19,4 +19,7 @@ urlpatterns = [
 ]
 
 if settings.DIAMINO_BENCH_VIEWS:  # `make bench` only: the ceiling every endpoint is compared with
-    urlpatterns.append(path("_bench/bare", bench.bare, name="bench_bare"))
+    urlpatterns += [
+        path("_bench/bare", bench.bare, name="bench_bare"),
+        path("_bench/floor/<int:game_id>", bench.floor, name="bench_floor"),
+    ]

@@ -8,14 +8,16 @@ process (``client.py``) through these phases, in this order:
    middleware stack, no cookie; one worker per player, closed loop;
 2. ``bare, signed in``: the same with the players' cookies (the session and
    user look-ups every page pays);
-3. ``page``: every player loads their game page, closed loop;
-4. ``preview``: the players to move preview a legal placement, closed loop;
-5. ``play``: the players play as people do, with thinking time (the latency
+3. ``floor``: ``/_bench/floor/<game>``, the least a game page can do (the
+   game and the player's seat read, the hand answered as text), closed loop;
+4. ``page``: every player loads their game page, closed loop;
+5. ``preview``: the players to move preview a legal placement, closed loop;
+6. ``play``: the players play as people do, with thinking time (the latency
    targets are read here);
-6. ``flat out``: one chain per game, whoever is to move loads the page and
+7. ``flat out``: one chain per game, whoever is to move loads the page and
    submits at once (the submission's capacity: moves in one game are
    sequential, so there are as many chains as games);
-7. ``bare, again``: the ceiling once more, to see whether the machine's load
+8. ``bare, again``: the ceiling once more, to see whether the machine's load
    changed during the run.
 """
 
@@ -40,6 +42,7 @@ from benchmarks.web.client import (
     bare_worker,
     by_game,
     chain_worker,
+    floor_worker,
     page_worker,
     preview_worker,
 )
@@ -172,6 +175,7 @@ async def _drive(
         results["bare, signed in"] = await phase("bare, signed in", c, w).run(
             [bare_worker(p) for p in players]
         )
+        results["floor"] = await phase("floor", c, w).run([floor_worker(p) for p in players])
         results["page"] = await phase("page", c, w).run([page_worker(p) for p in players])
         movers = _preview_moves(players)
         if movers:

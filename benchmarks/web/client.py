@@ -372,15 +372,24 @@ def _ok(status: int, body: str) -> str:
 # --- closed-loop workers --------------------------------------------------------------
 
 
-def bare_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
+def _get_worker(player: Player, endpoint: str, path: str) -> Callable[[Phase], Awaitable[None]]:
     async def work(phase: Phase) -> None:
         while phase.running():
             try:
-                await player.call(phase, "bare", "GET", "/_bench/bare", _ok)
+                await player.call(phase, endpoint, "GET", path, _ok)
             except Failed:
                 await asyncio.sleep(0.1)
 
     return work
+
+
+def bare_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
+    return _get_worker(player, "bare", "/_bench/bare")
+
+
+def floor_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
+    """The player's ``/_bench/floor``: their game and seat read, their hand as text."""
+    return _get_worker(player, "floor", f"/_bench/floor/{player.game}")
 
 
 def page_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:

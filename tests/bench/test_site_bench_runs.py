@@ -50,7 +50,7 @@ def test_the_site_benchmark_plays_every_phase_without_an_error() -> None:
     with ThreadPoolExecutor(max_workers=1) as pool:
         result = pool.submit(web.run, config).result()
     assert (result.players, result.games) == (7, 3)
-    for name in ("bare", "bare, signed in", "page", "preview", "play", "flat out"):
+    for name in ("bare", "bare, signed in", "floor", "page", "preview", "play", "flat out"):
         assert result.phases[name].requests > 0, name
     assert result.phases["play"].endpoints["page"].queries_median is not None
     assert set(result.profile) == {"page", "preview", "submit"}

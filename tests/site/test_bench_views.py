@@ -16,6 +16,7 @@ from django.urls import clear_url_caches
 import diamino_site.urls
 from diamino_site.bench import QUERIES_HEADER
 from tests.factories import make_player
+from tests.games.conftest import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 MIDDLEWARE = "diamino_site.bench.QueryCountMiddleware"
@@ -77,3 +78,26 @@ def _middleware_with(env: dict[str, str]) -> str:
 def test_the_environment_variable_turns_the_middleware_on_and_only_it() -> None:
     assert _middleware_with({}) != MIDDLEWARE
     assert _middleware_with({"DIAMINO_BENCH_VIEWS": "1"}) == MIDDLEWARE
+
+
+@pytest.mark.django_db
+def test_the_floor_answers_the_player_s_hand_after_reading_the_game_and_the_seat(bench_on) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game([alice, bob])
+    client = Client()
+    client.force_login(bob)
+    response = client.get(f"/_bench/floor/{game.pk}")
+    assert response.status_code == 200
+    assert response.content.decode() == game.seats.get(player=bob).hand
+    # The session and the user, then the game and the seat: what every game page reads.
+    assert response[QUERIES_HEADER] == "4"
+
+
+@pytest.mark.django_db
+def test_the_floor_is_for_the_game_s_players_only(bench_on) -> None:
+    game = start_game([make_player("alice"), make_player("bob")])
+    client = Client()
+    assert client.get(f"/_bench/floor/{game.pk}").status_code == 302  # to the log-in page
+    client.force_login(make_player("oscar"))
+    assert client.get(f"/_bench/floor/{game.pk}").status_code == 404
+    assert client.get(f"/_bench/floor/{game.pk + 1}").status_code == 404
