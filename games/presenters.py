@@ -81,10 +81,6 @@ class AnalysisView:
     def gain_count(self) -> int:
         return abs(self.gain)
 
-    @property
-    def played_count(self) -> int:
-        return abs(self.played_gain)
-
 
 @dataclass(frozen=True)
 class GiftView:
@@ -107,11 +103,6 @@ class MoveView:
     played_at: datetime
     analysis: AnalysisView | None = None  # finished and analysed games only
     gifts: tuple[GiftView, ...] = ()  # days given after this move, while the next turn ran
-
-    @property
-    def points_count(self) -> int:
-        """What chooses the plural: French says "-14 points", not "-14 point"."""
-        return abs(self.points)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,16 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import translation
 
-from games.presenters import DrawRound, GameView, MoveView, SeatView, SquareView, TileView
+from games.presenters import (
+    AnalysisView,
+    DrawRound,
+    GameView,
+    GiftView,
+    MoveView,
+    SeatView,
+    SquareView,
+    TileView,
+)
 
 LAYOUT = """\
 R......R......R
@@ -343,6 +352,39 @@ def test_move_points_agree_in_french_whatever_their_sign(points, shown):
     )
     html = render("games/game.html#history", language="fr", view=game_view(moves=(move,)))
     assert f'<span class="move-points">{shown}</span>' in html
+
+
+def test_the_history_escapes_names_and_notations_and_keeps_the_phrases_in_french():
+    played = datetime(2025, 3, 1, tzinfo=UTC)
+    moves = (
+        MoveView(
+            1,
+            "<b>Al</b>",
+            "place",
+            "H8 <i>",
+            ("CHAT",),
+            3,
+            played,
+            analysis=AnalysisView("H8 CHATS", ("CHATS",), 2, 1, False),
+            gifts=(GiftView("Bob & Co", "<b>Al</b>", to_me=True),),
+        ),
+        MoveView(2, "Bob & Co", "pass", "-", (), 0, played, gifts=(GiftView("X", "Y"),)),
+    )
+    view = game_view(
+        mode="sans-marque", moves=moves, opening_gifts=(GiftView("Me", "Bob", by_me=True),)
+    )
+    html = render("games/game.html#history", language="fr", view=view)
+    assert "<b>Al</b>" not in html and "<i>" not in html
+    assert '<span class="move-player">&lt;b&gt;Al&lt;/b&gt;</span>' in html
+    assert '<code class="move-notation">H8 &lt;i&gt;</code>' in html
+    items = re.findall(r'<li class="move kind-([a-z]+)"', html)
+    assert items == ["gift", "place", "gift", "pass", "gift"]  # each day given after its move
+    assert "Vous avez donné un jour de plus à Bob." in html
+    assert "Bob &amp; Co vous a donné un jour de plus." in html
+    assert "X a donné un jour de plus à Y." in html
+    # Sans marque the analysis counts tiles out of the hand, not points.
+    assert "Meilleur coup\u00a0: <code>H8 CHATS</code> (2 lettres sorties de la main;" in html
+    assert "joué\u00a0: 1)" in html
 
 
 def test_the_preview_fragment_shows_words_devils_and_points():
