@@ -61,10 +61,9 @@ def main() -> int:
         for mode, players in engine.TABLES:
             say(f"whole games, {mode}, {players} players...")
             run.games.append(engine.whole_games(mode, players))
-    moves = None
     if "movegen" in parts:
         say("move generator and computer players...")
-        moves = movegen.run()
+        run.moves = movegen.run()
     if "site" in parts:
         say("the site under load...")
         try:
@@ -77,8 +76,6 @@ def main() -> int:
     run.load_end = load_average()
     run.elapsed_s = time.perf_counter() - started
     text = report.render(run)
-    if moves is not None:
-        text = movegen.add_section(text, moves)
     default = OUTPUT if parts == PARTS else PARTIAL_OUTPUT
     output = Path(os.environ.get("BENCH_OUTPUT") or default)
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
-from benchmarks import engine
+from benchmarks import engine, movegen
 from benchmarks.machine import Machine, format_load
 from benchmarks.web import WebResult
 from benchmarks.web.client import Endpoint, PhaseResult
@@ -121,6 +121,7 @@ class Run:
     judged: engine.Judged | None = None
     games: list[engine.GamesResult] = field(default_factory=list)
     words: dict[str, object] | None = None
+    moves: movegen.MovegenResult | None = None
     web: WebResult | None = None
     failures: dict[str, str] = field(default_factory=dict)  # part -> why it did not run
 
@@ -213,6 +214,8 @@ def targets(run: Run) -> list[str]:
                 met(median < JUDGE_TARGET_MS),
             )
         )
+    if run.moves is not None:
+        rows += [(target, figure, met(ok)) for target, figure, ok in movegen.targets(run.moves)]
     for part, why in run.failures.items():
         rows.append((f"({part})", "not measured", f"**not met**: {why}"))
     lines = ["## Targets", "", "| Target | This run | Met? |", "|---|---|---|"]
@@ -556,10 +559,11 @@ def render(run: Run) -> str:
     lines = header(run) + targets(run) + engine_section(run) + words_section(run)
     lines += web_section(run)
     lines += ["## 4. What the profile showed, and what changed", "", PROFILE_CHANGES.rstrip(), ""]
+    if run.moves is not None:
+        lines += [movegen.render(run.moves).rstrip(), ""]
     lines += [
         "## Not measured yet",
         "",
-        "- The move generator (issue 12).",
         "- Notification emails under load: the benchmark runs no Celery worker, so a move",
         "  writes its outbox row (counted in the submission's queries) and nothing sends it.",
         "",

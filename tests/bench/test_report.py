@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import report
+from benchmarks import movegen, report
 from benchmarks.__main__ import selected
 from benchmarks.machine import Machine
 from benchmarks.stats import Latency
@@ -131,3 +131,32 @@ def test_bench_picks_parts_in_the_report_s_order() -> None:
     assert selected("site, engine") == ("engine", "site")
     with pytest.raises(SystemExit, match="unknown part"):
         selected("engine,gpu")
+
+
+def movegen_result(big_diable_max_ms: float) -> movegen.MovegenResult:
+    def timing(median: float, top: float) -> movegen.Timing:
+        return movegen.Timing(median, top, top, 5, 1000, 2000)
+
+    dawg = {"build_s": 2.0, "words": 406162, "nodes": 45000, "size_mb": 14, "peak_mb": 30}
+    return movegen.MovegenResult(
+        hand12=timing(20, 40),
+        hand12_plain=timing(18, 30),
+        board_tiles=30,
+        big_plain=timing(200, 480),
+        big_diable=timing(530, big_diable_max_ms),
+        big_diable_capped=timing(150, 300),
+        dawg={**dawg, "rss_mb": 20},
+        bots={"marque, confirmé": {"moves": 60, "median_s": 0.1, "p95_s": 0.2, "max_s": 0.3}},
+        load=0.5,
+    )
+
+
+def test_the_move_generator_has_its_section_and_its_targets() -> None:
+    text = report.render(run(moves=movegen_result(big_diable_max_ms=903)))
+    assert "| All placements for a 12-tile hand, median < 100 ms | 20.0 ms | yes |" in text
+    assert "with or without a diable, < 1 s at every position | slowest 903 ms | yes |" in text
+    assert text.index("## 4. What the profile") < text.index("## 5. Move generator")
+    assert text.index("## 5. Move generator") < text.index("## Not measured yet")
+    assert "The move generator" not in text.split("## Not measured yet")[1]
+    slow = report.render(run(moves=movegen_result(big_diable_max_ms=1200)))
+    assert "| slowest 1200 ms | **not met** |" in slow
