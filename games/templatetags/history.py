@@ -75,10 +75,15 @@ def _analysis(analysis: AnalysisView, mode: str) -> str:
             ),
             counter=analysis.gain_count,
         )
-    played = _phrase(gettext("played: %(gain)s"), gain=analysis.played_gain)
+    # One phrase, so that French can put its space before the semicolon; ``gain`` is
+    # already written (escaped values in a trusted phrase).
+    gains = gettext("(%(best)s; played: %(played)s)") % {
+        "best": gain,
+        "played": escape(str(analysis.played_gain)),
+    }
     return (
         f'<span class="move-analysis">{escape(gettext("Best move:"))} '
-        f"<code>{escape(analysis.best)}</code> ({gain}; {played})</span>"
+        f"<code>{escape(analysis.best)}</code> {gains}</span>"
     )
 
 

@@ -383,8 +383,10 @@ def test_the_history_escapes_names_and_notations_and_keeps_the_phrases_in_french
     assert "Bob &amp; Co vous a donné un jour de plus." in html
     assert "X a donné un jour de plus à Y." in html
     # Sans marque the analysis counts tiles out of the hand, not points.
-    assert "Meilleur coup\u00a0: <code>H8 CHATS</code> (2 lettres sorties de la main;" in html
-    assert "joué\u00a0: 1)" in html
+    assert (
+        "Meilleur coup\u00a0: <code>H8 CHATS</code> "
+        "(2 lettres sorties de la main\u00a0; joué\u00a0: 1)" in html
+    )
 
 
 def test_the_preview_fragment_shows_words_devils_and_points():
