@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from django.utils import translation
+from django.utils import formats, timezone, translation
 
 import rules
 from accounts.models import TurnEmails, Vacation
-from accounts.vacations import VacationRefused, vacation_start
-from games import gifts, services
+from accounts.vacations import VacationRefused, vacation_cancel, vacation_start
+from games import gifts, selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
 from notifications import periodic
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 MINUTE = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
 THREE_HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU", "BONJOURASSEZ")
 
 
@@ -457,3 +459,51 @@ def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
     to_move.save()
     with committed(), time_machine.travel(datetime(2026, 3, 3, 13, tzinfo=UTC), tick=False):
         assert periodic.write_digests() == 0
+
+
+# --- a vacation booked ahead -------------------------------------------------------------
+
+
+def next_local_day(player, moment: datetime) -> date:
+    return moment.astimezone(ZoneInfo(player.time_zone)).date() + DAY
+
+
+def shown(player, moment: datetime) -> str:
+    """``moment`` as an email to ``player`` writes it."""
+    with translation.override(player.language), timezone.override(ZoneInfo(player.time_zone)):
+        return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
+
+def test_a_vacation_booked_to_begin_mid_turn_moves_the_reminder_and_the_time_out(
+    alice, bob, tick, mailoutbox
+) -> None:
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    # Booked an hour into the turn, from the next local midnight, for 2 days.
+    vacation = vacation_start(
+        user=first, days=2, first_day=next_local_day(first, T0), now=T0 + HOUR
+    )
+    assert T0 < vacation.starts_at < T0 + 3 * DAY
+    assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 4 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
+    # The reminder names the deadline the game page shows.
+    assert selectors.deadline_of(game) == T0 + 5 * DAY
+    (to, subject), message = subjects(mailoutbox)[0], mailoutbox[0]
+    assert to == first.email
+    assert subject.endswith(f" before {shown(first, T0 + 5 * DAY)}")
+    assert shown(first, T0 + 5 * DAY) in message.body
+    assert tick(T0 + 5 * DAY - MINUTE)["timeouts"] == 0
+    assert tick(T0 + 5 * DAY + MINUTE)["timeouts"] == 1
+
+
+def test_a_cancelled_vacation_ahead_leaves_the_reminder_and_time_out_where_they_were(
+    alice, bob, tick, mailoutbox
+) -> None:
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    vacation = vacation_start(user=first, days=2, first_day=next_local_day(first, T0), now=T0)
+    vacation_cancel(user=first, vacation_id=vacation.pk, now=T0 + HOUR)
+    assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
+    assert subjects(mailoutbox)[0][1].endswith(f" before {shown(first, T0 + 3 * DAY)}")
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 1
