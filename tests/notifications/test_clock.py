@@ -507,3 +507,26 @@ def test_a_cancelled_vacation_ahead_leaves_the_reminder_and_time_out_where_they_
     assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
     assert subjects(mailoutbox)[0][1].endswith(f" before {shown(first, T0 + 3 * DAY)}")
     assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 1
+
+
+def test_a_turn_reminded_before_a_vacation_was_booked_is_reminded_again_after_it(
+    alice, bob, tick, mailoutbox
+) -> None:
+    # The first reminder named a deadline the vacation moved: the player hears of the new one
+    # a day before it, once back.
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    assert tick(T0 + 2 * DAY + MINUTE)["reminders"] == 1
+    vacation = vacation_start(
+        user=first, days=3, first_day=next_local_day(first, T0 + 2 * DAY), now=T0 + 2 * DAY + HOUR
+    )
+    pushed = T0 + 6 * DAY
+    assert selectors.deadline_of(game) == pushed
+    # Back within a day of the new deadline (the vacation began within a day of the old one).
+    assert pushed - DAY < vacation.ends_at < pushed
+    assert tick(vacation.starts_at + HOUR)["reminders"] == 0
+    assert tick(vacation.ends_at - MINUTE)["reminders"] == 0  # still away
+    assert tick(vacation.ends_at + MINUTE) == {"timeouts": 0, "reminders": 1}
+    assert subjects(mailoutbox)[-1][1].endswith(f" before {shown(first, pushed)}")
+    assert tick(vacation.ends_at + 6 * MINUTE)["reminders"] == 0  # one per turn and deadline
+    assert tick(pushed + MINUTE)["timeouts"] == 1
