@@ -468,6 +468,16 @@ def next_local_day(player, moment: datetime) -> date:
     return moment.astimezone(ZoneInfo(player.time_zone)).date() + DAY
 
 
+def booked_ahead(players, *, days: int, first_day_after: datetime, now: datetime):
+    """A game started at T0, and its first player's vacation from their day after ``first_day_after``."""
+    game = started_at_t0(players)
+    first = seat_at(game, 0).player
+    vacation = vacation_start(
+        user=first, days=days, first_day=next_local_day(first, first_day_after), now=now
+    )
+    return game, first, vacation
+
+
 def shown(player, moment: datetime) -> str:
     """``moment`` as an email to ``player`` writes it."""
     with translation.override(player.language), timezone.override(ZoneInfo(player.time_zone)):
@@ -477,12 +487,8 @@ def shown(player, moment: datetime) -> str:
 def test_a_vacation_booked_to_begin_mid_turn_moves_the_reminder_and_the_time_out(
     alice, bob, tick, mailoutbox
 ) -> None:
-    game = started_at_t0([alice, bob])
-    first = seat_at(game, 0).player
     # Booked an hour into the turn, from the next local midnight, for 2 days.
-    vacation = vacation_start(
-        user=first, days=2, first_day=next_local_day(first, T0), now=T0 + HOUR
-    )
+    game, first, vacation = booked_ahead([alice, bob], days=2, first_day_after=T0, now=T0 + HOUR)
     assert T0 < vacation.starts_at < T0 + 3 * DAY
     assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
     assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
@@ -500,9 +506,7 @@ def test_a_vacation_booked_to_begin_mid_turn_moves_the_reminder_and_the_time_out
 def test_a_cancelled_vacation_ahead_leaves_the_reminder_and_time_out_where_they_were(
     alice, bob, tick, mailoutbox
 ) -> None:
-    game = started_at_t0([alice, bob])
-    first = seat_at(game, 0).player
-    vacation = vacation_start(user=first, days=2, first_day=next_local_day(first, T0), now=T0)
+    _game, first, vacation = booked_ahead([alice, bob], days=2, first_day_after=T0, now=T0)
     vacation_cancel(user=first, vacation_id=vacation.pk, now=T0 + HOUR)
     assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
     assert subjects(mailoutbox)[0][1].endswith(f" before {shown(first, T0 + 3 * DAY)}")
