@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from datetime import date, timedelta
 from functools import cache
 from typing import Any
 
@@ -99,3 +100,26 @@ class VacationForm(forms.Form):
         initial=7,
         help_text=_("Your clocks stop from now for this many days. You can come back earlier."),
     )
+
+
+class PlannedVacationForm(VacationForm):
+    """A vacation booked ahead: from the start of a day, in the player's time zone."""
+
+    first_day = forms.DateField(
+        label=_("First day"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=_("Your clocks stop at midnight at the start of this day, in your time zone."),
+    )
+    field_order = ["first_day", "days"]
+
+    def __init__(self, *args: Any, today: date, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "plan")
+        super().__init__(*args, **kwargs)
+        latest = today + timedelta(days=settings.DIAMINO_VACATION_BOOKING_HORIZON_DAYS)
+        first_day = self.fields["first_day"]
+        first_day.initial = today + timedelta(days=7)
+        first_day.widget.attrs.update(min=today.isoformat(), max=latest.isoformat())
+        self.fields["days"].help_text = _(
+            "Your clocks stop for this many days from the first one. You can cancel until it "
+            "starts, or come back earlier."
+        )

@@ -1,9 +1,13 @@
 """Vacation: a player stops their clocks for a few days, 20 days a calendar year.
 
-A vacation starts when the player asks and lasts a whole number of days; the
-player may come back early. Only the interval is stored (``Vacation``): the
-deadlines it pushes are computed by ``games/clock.py``, and the allowance is
-counted here from the rows.
+A vacation starts when the player asks, or is booked ahead to start at the
+beginning of a chosen day (midnight in the player's time zone) at most
+``DIAMINO_VACATION_BOOKING_HORIZON_DAYS`` ahead, and lasts a whole number of
+days. Vacations of a player never overlap. The player may come back early,
+and may cancel a planned vacation until it starts (its days come back). Only
+the interval is stored (``Vacation``): the deadlines it pushes are computed by
+``games/clock.py`` (a planned vacation that begins before a running turn's
+deadline pushes it already), and the allowance is counted here from the rows.
 
 Counting (documented in docs/ARCHITECTURE.md): a vacation is charged in
 24-hour blocks from its start, a block begun is a block used (coming back
@@ -13,7 +17,8 @@ for 7 days uses 4 days of the old year and 3 of the new one.
 
 A vacation cannot rescue a turn already lost: if the player's deadline in a
 game has passed (and beat has not timed them out yet), the vacation is
-refused, and the time-out follows. The locks that make this hold against a
+refused, and the time-out follows (a vacation booked ahead starts after now,
+so it cannot push a deadline already passed: it is not refused). The locks that make this hold against a
 time-out decided at the same moment are described in ``games/clock.py``.
 """
 
@@ -22,7 +27,9 @@ from __future__ import annotations
 import math
 import zoneinfo
 from collections import Counter
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -30,6 +37,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, Vacation
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 DAY = timedelta(days=1)
 
@@ -46,6 +56,11 @@ class VacationRefused(Exception):
 def allowance() -> int:
     """Days of vacation each player has per calendar year."""
     return settings.DIAMINO_VACATION_DAYS_PER_YEAR
+
+
+def horizon() -> int:
+    """How many days after today a booked vacation may start, at the latest."""
+    return settings.DIAMINO_VACATION_BOOKING_HORIZON_DAYS
 
 
 def zone_of(user: User) -> zoneinfo.ZoneInfo:
@@ -91,7 +106,19 @@ def current_vacation(user: User, at: datetime | None = None) -> Vacation | None:
     )
 
 
-def _date(moment: datetime) -> str:
+def planned_vacations(user: User, at: datetime | None = None) -> list[Vacation]:
+    """The player's vacations that start after ``at`` (now by default), soonest first."""
+    at = at or timezone.now()
+    return list(Vacation.objects.filter(user=user, starts_at__gt=at).order_by("starts_at"))
+
+
+def local_today(user: User, at: datetime | None = None) -> date:
+    """The date in the player's time zone at ``at`` (now by default)."""
+    return (at or timezone.now()).astimezone(zone_of(user)).date()
+
+
+def date_text(moment: datetime) -> str:
+    """A moment as the pages and messages show it, in the active time zone and language."""
     return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
@@ -100,11 +127,16 @@ def _lock_player(user: User) -> User:
 
 
 @transaction.atomic
-def vacation_start(*, user: User, days: int, now: datetime | None = None) -> Vacation:
-    """Stop the player's clocks from now for ``days`` days, within the year's allowance.
+def vacation_start(
+    *, user: User, days: int, first_day: date | None = None, now: datetime | None = None
+) -> Vacation:
+    """Stop the player's clocks for ``days`` days, within the allowance of each year it touches.
 
-    Refused when a deadline of the player's has already passed: the time-out
-    stands (docs/ARCHITECTURE.md, the clock).
+    From now, or with ``first_day`` from the start of that day in the player's
+    time zone (today means now), at most ``horizon()`` days ahead. Refused when
+    it overlaps another of the player's vacations, and, for a vacation starting
+    now, when a deadline of the player's has already passed: the time-out stands
+    (docs/ARCHITECTURE.md, the clock).
     """
     from games import clock  # the one place accounts reads games: a vacation stops their clocks
 
@@ -122,25 +154,30 @@ def vacation_start(*, user: User, days: int, now: datetime | None = None) -> Vac
     # then the time: a time-out that held a lock meanwhile has taken the turn away.
     turns = clock.lock_turns_of(user.pk)
     now = now or timezone.now()
-    for game in turns:
-        deadline = clock.deadline_of(game, player_id=user.pk)
-        if deadline is not None and deadline <= now:
-            raise VacationRefused(
-                "out-of-time",
-                _(
-                    "Your time to play in game %(game)d ran out on %(date)s: a vacation can "
-                    "no longer stop that clock."
-                )
-                % {"game": game.pk, "date": _date(deadline)},
-            )
-    current = Vacation.objects.filter(user=user, ends_at__gt=now).order_by("starts_at").first()
-    if current is not None:
+    starts_at = _first_moment(user, first_day, now)
+    if starts_at == now:
+        _refuse_if_out_of_time(user, turns, now)
+    ends_at = starts_at + days * DAY
+    other = (
+        Vacation.objects.filter(user=user, starts_at__lt=ends_at, ends_at__gt=starts_at)
+        .order_by("starts_at")
+        .first()
+    )
+    if other is not None and starts_at == now and other.starts_at <= now:
         raise VacationRefused(
             "already",
-            _("You are already on vacation until %(date)s.") % {"date": _date(current.ends_at)},
+            _("You are already on vacation until %(date)s.") % {"date": date_text(other.ends_at)},
         )
-    ends_at = now + days * DAY
-    for year, wanted in sorted(days_by_year(now, ends_at, zone_of(user)).items()):
+    if other is not None:
+        raise VacationRefused(
+            "overlap",
+            _(
+                "These days overlap your vacation from %(start)s to %(end)s: choose other "
+                "days, or cancel that vacation first."
+            )
+            % {"start": date_text(other.starts_at), "end": date_text(other.ends_at)},
+        )
+    for year, wanted in sorted(days_by_year(starts_at, ends_at, zone_of(user)).items()):
         left = days_left(user, year)
         if wanted > left:
             raise VacationRefused(
@@ -151,7 +188,40 @@ def vacation_start(*, user: User, days: int, now: datetime | None = None) -> Vac
                 )
                 % {"left": left, "year": year, "wanted": wanted},
             )
-    return Vacation.objects.create(user=user, starts_at=now, ends_at=ends_at)
+    return Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+
+
+def _first_moment(user: User, first_day: date | None, now: datetime) -> datetime:
+    """When a vacation asked from ``first_day`` (None: now) starts; refused if out of range."""
+    today = local_today(user, now)
+    if first_day is None or first_day == today:
+        return now
+    if first_day < today:
+        raise VacationRefused("past", _("This day is already past: choose today or a day to come."))
+    if first_day > today + horizon() * DAY:
+        raise VacationRefused(
+            "too-far",
+            _("A vacation can be booked at most %(days)d days ahead: choose an earlier day.")
+            % {"days": horizon()},
+        )
+    return datetime.combine(first_day, time(), tzinfo=zone_of(user)).astimezone(UTC)
+
+
+def _refuse_if_out_of_time(user: User, turns: Sequence[Game], now: datetime) -> None:
+    """Refuse a vacation starting now when one of the player's deadlines has passed."""
+    from games import clock  # as in vacation_start
+
+    for game in turns:
+        deadline = clock.deadline_of(game, player_id=user.pk)
+        if deadline is not None and deadline <= now:
+            raise VacationRefused(
+                "out-of-time",
+                _(
+                    "Your time to play in game %(game)d ran out on %(date)s: a vacation can "
+                    "no longer stop that clock."
+                )
+                % {"game": game.pk, "date": date_text(deadline)},
+            )
 
 
 @transaction.atomic
@@ -164,4 +234,25 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation | None:
         return None
     vacation.ends_at = max(now, vacation.starts_at + timedelta(microseconds=1))
     vacation.save(update_fields=["ends_at"])
+    return vacation
+
+
+@transaction.atomic
+def vacation_cancel(*, user: User, vacation_id: int, now: datetime | None = None) -> Vacation:
+    """Cancel a planned vacation before it starts: it is deleted and its days come back.
+
+    No game needs locking: the vacation starts after now, so the deadlines it
+    pushed were after now too, and without it they still are.
+    """
+    user = _lock_player(user)
+    now = now or timezone.now()
+    vacation = Vacation.objects.filter(user=user, pk=vacation_id).first()
+    if vacation is None:
+        raise VacationRefused("not-found", _("This vacation is no longer planned."))
+    if vacation.starts_at <= now:
+        raise VacationRefused(
+            "started",
+            _("This vacation has already started: to restart your clocks, come back early."),
+        )
+    vacation.delete()
     return vacation

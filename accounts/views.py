@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import formats, timezone, translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import vacations
 from accounts.emails import BadUnsubscribeToken, read_unsubscribe_token
-from accounts.forms import DeleteAccountForm, SettingsForm, VacationForm
+from accounts.forms import DeleteAccountForm, PlannedVacationForm, SettingsForm, VacationForm
 from accounts.models import EmailKind, User
 from accounts.permissions import can_play
 from accounts.services import email_unsubscribe, user_delete
@@ -37,36 +37,91 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def vacation_view(request: HttpRequest) -> HttpResponse:
-    """Start a vacation (the clocks of every game stop) or come back early."""
+    """Start a vacation now or book one ahead, cancel a planned one, or come back early."""
     user = request.user
     action = request.POST.get("action")
+    today = vacations.local_today(user)
     form = VacationForm(request.POST if action == "start" else None)
+    plan_form = PlannedVacationForm(request.POST if action == "plan" else None, today=today)
+    cancel_error = None
     if action == "end":
         if vacations.vacation_end(user=user) is not None:
             messages.success(request, _("Welcome back: your clocks run again."))
         return redirect("accounts:vacation")
-    if form.is_bound and form.is_valid():
+    if action == "cancel":
         try:
-            vacation = vacations.vacation_start(user=user, days=form.cleaned_data["days"])
+            cancelled = vacations.vacation_cancel(
+                user=user, vacation_id=_int_or_zero(request.POST.get("vacation"))
+            )
         except vacations.VacationRefused as refusal:
-            form.add_error("days", refusal.message)
+            cancel_error = refusal.message
         else:
-            ends = formats.date_format(timezone.localtime(vacation.ends_at), "DATETIME_FORMAT")
             messages.success(
-                request, _("Enjoy your vacation: your clocks stop until %(date)s.") % {"date": ends}
+                request,
+                _("Your vacation from %(date)s is cancelled: its days are given back.")
+                % {"date": vacations.date_text(cancelled.starts_at)},
             )
             return redirect("accounts:vacation")
-    year = timezone.localdate().year
+    bound = form if form.is_bound else plan_form
+    if bound.is_bound and bound.is_valid():
+        try:
+            vacation = vacations.vacation_start(
+                user=user,
+                days=bound.cleaned_data["days"],
+                first_day=bound.cleaned_data.get("first_day"),
+            )
+        except vacations.VacationRefused as refusal:
+            bound.add_error(
+                "first_day" if refusal.code in ("past", "too-far") else "days", refusal.message
+            )
+        else:
+            dates = {
+                "start": vacations.date_text(vacation.starts_at),
+                "end": vacations.date_text(vacation.ends_at),
+            }
+            if vacation.starts_at > timezone.now():
+                messages.success(
+                    request,
+                    _("Your vacation is booked: your clocks will stop from %(start)s to %(end)s.")
+                    % dates,
+                )
+            else:
+                messages.success(
+                    request,
+                    _("Enjoy your vacation: your clocks stop until %(date)s.")
+                    % {"date": dates["end"]},
+                )
+            return redirect("accounts:vacation")
+    now = timezone.now()
+    planned = vacations.planned_vacations(user, now)
+    # This year's allowance, and that of each later year a planned vacation reaches.
+    zone = vacations.zone_of(user)
+    years = {today.year}
+    for vacation in planned:
+        years.update(vacations.days_by_year(vacation.starts_at, vacation.ends_at, zone))
     context = {
         "form": form,
-        "current": vacations.current_vacation(user),
-        "year": year,
+        "plan_form": plan_form,
+        "cancel_error": cancel_error,
+        "current": vacations.current_vacation(user, now),
+        "planned": planned,
         "allowance": vacations.allowance(),
-        "days_used": vacations.days_used(user, year),
-        "days_left": vacations.days_left(user, year),
-        "history": user.vacations.all()[:10],
+        "horizon": vacations.horizon(),
+        "years": [
+            {"year": y, "used": vacations.days_used(user, y), "left": vacations.days_left(user, y)}
+            for y in sorted(years)
+        ],
+        "history": user.vacations.filter(starts_at__lte=now)[:10],
     }
-    return render(request, "accounts/vacation.html", context, status=400 if form.errors else 200)
+    failed = form.errors or plan_form.errors or cancel_error
+    return render(request, "accounts/vacation.html", context, status=400 if failed else 200)
+
+
+def _int_or_zero(value: str | None) -> int:
+    try:
+        return int(value or 0)
+    except ValueError:
+        return 0
 
 
 @login_required

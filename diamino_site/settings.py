@@ -275,6 +275,8 @@ LOGGING = {
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 # Days per calendar year a player may stop their clocks (accounts/vacations.py).
 DIAMINO_VACATION_DAYS_PER_YEAR = 20
+# How far ahead a vacation may be booked: its first day at most this many days after today.
+DIAMINO_VACATION_BOOKING_HORIZON_DAYS = 90
 
 # The email outbox (notifications/sending.py): retries with exponential backoff
 # from RETRY_BASE up to RETRY_CAP, failed after MAX_ATTEMPTS; a sender that has

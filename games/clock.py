@@ -7,9 +7,12 @@ on vacation (``accounts.Vacation``). Everything that shows or acts on a
 deadline asks this module: the game page and the lists (``games/selectors``),
 the emails, the reminders and the time-outs (``notifications/periodic.py``).
 
-Starting or ending a vacation, or a vacation that was planned when the turn
-began, changes the deadline the next time it is computed; nothing needs
-updating.
+Starting, booking, cancelling or ending a vacation changes the deadline the
+next time it is computed; nothing needs updating. A vacation booked ahead
+that begins before the deadline pushes it by its length from the moment it
+is booked (``push_past`` stops the clock from its start), so the page, the
+lists and the emails show the later deadline at once; cancelling it before it
+starts brings the deadline back, still after now.
 
 The other players may give the player to move more time (``games/gifts.py``):
 a day at a time, at most ``MAX_EXTRA_DAYS`` per turn from all of them. The
@@ -118,6 +121,19 @@ def on_vacation_until(vacations: Sequence[Interval], at: datetime | None = None)
         if start <= until < end:
             until = end
     return until
+
+
+def vacation_ahead(
+    vacations: Sequence[Interval], deadline: datetime | None, after: datetime
+) -> datetime | None:
+    """The start of the first vacation beginning after ``after`` and before ``deadline``, or None.
+
+    Such a vacation, booked ahead, already pushes that deadline (``push_past``):
+    the game page shows it beside the player to move so the others see why.
+    """
+    if deadline is None:
+        return None
+    return min((start for start, _end in vacations if after < start < deadline), default=None)
 
 
 def lock_turns_of(player_id: int) -> list[Game]:

@@ -58,6 +58,8 @@ class SeatView:
     deadline: datetime | None = None
     on_vacation: bool = False
     vacation_until: datetime | None = None  # with on_vacation: when the player is back
+    # The player to move's vacation booked to begin before their deadline (it pushes it).
+    vacation_from: datetime | None = None
     final_hand: str | None = None  # revealed only when the game is over
     is_bot: bool = False  # a computer player's seat
 

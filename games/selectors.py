@@ -115,6 +115,11 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             deadline=deadline if turn is not None and s.position == turn else None,
             on_vacation=back_at[s.pk] is not None,
             vacation_until=back_at[s.pk],
+            vacation_from=clock.vacation_ahead(
+                vacations.get(s.player_id, []), deadline, back_at[s.pk] or now
+            )
+            if turn is not None and s.position == turn
+            else None,
             final_hand="".join(state.hands[s.position]) if (state and over) else None,
             is_bot=s.player.is_bot,
         )

@@ -126,32 +126,36 @@ def apply_timeouts(now: datetime | None = None) -> int:
     return done
 
 
-def _reminder_key(game: Game) -> str:
-    """``reminder:<turn>``, then ``:<days given>`` once days are given on the turn.
+def _reminder_key(game: Game, deadline: datetime) -> str:
+    """``reminder:<turn>``, then ``:<days given>`` once days are given on the turn, then
+    ``:vacation-<deadline>`` when the player's vacations push the deadline.
 
-    A turn with no day given keeps the key reminders had before the days counted, so a
-    turn reminded before that change is not reminded a second time for the same deadline.
+    A turn whose deadline nothing moved keeps the key reminders had before the days and
+    vacations counted, so a turn reminded before that change is not reminded a second time
+    for the same deadline.
     """
     key = f"reminder:{clock.turn_key(game)}"
-    return f"{key}:{game.turn_extra_days}" if game.turn_extra_days else key
+    if game.turn_extra_days:
+        key = f"{key}:{game.turn_extra_days}"
+    if deadline != game.turn_started_at + clock.turn_days(game) * clock.DAY:
+        key = f"{key}:vacation-{int(deadline.timestamp())}"
+    return key
 
 
 def write_reminders(now: datetime | None = None) -> int:
     """A reminder for each player whose deadline is near, not on vacation.
 
-    Once per turn and deadline: the days given on the turn are part of the key, so a
-    turn reminded before another player gave a day is reminded again before the new
-    deadline (PLAYERS.md 3: never a time-out by surprise).
+    Once per turn and deadline: the days given on the turn and the deadline a vacation
+    pushed are part of the key, so a turn reminded before another player gave a day, or
+    before the player booked a vacation, is reminded again before the new deadline
+    (PLAYERS.md 3: never a time-out by surprise).
     """
     now = now or timezone.now()
     games = list(_turns_older_than(now, clock.reminder_lead).select_related("to_move__player"))
-    keys = {game.pk: _reminder_key(game) for game in games}
-    written = set(Notification.objects.filter(key__in=keys.values()).values_list("key", flat=True))
-    games = [g for g in games if keys[g.pk] not in written]
     vacations = clock.vacations_of(
         [g.to_move.player_id for g in games], min((g.turn_started_at for g in games), default=now)
     )
-    count = 0
+    due = {}
     for game in games:
         player = game.to_move.player
         away = vacations.get(player.pk, [])
@@ -160,10 +164,16 @@ def write_reminders(now: datetime | None = None) -> int:
             continue
         if clock.on_vacation_until(away, now) is not None:
             continue  # the player is away: remind them once they are back
+        due[_reminder_key(game, deadline)] = game
+    written = set(Notification.objects.filter(key__in=due).values_list("key", flat=True))
+    count = 0
+    for key, game in due.items():
+        if key in written:
+            continue
         row = notification_write(
-            recipient=player,
+            recipient=game.to_move.player,
             kind=Notification.Kind.REMINDER,
-            key=keys[game.pk],
+            key=key,
             game_id=game.pk,
             context={"turn": clock.turn_key(game)},
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -10,7 +10,7 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
-from accounts.vacations import vacation_end, vacation_start
+from accounts.vacations import vacation_cancel, vacation_end, vacation_start
 from games import clock, selectors, services
 from tests.games.conftest import seat_at, start_game
 
@@ -86,21 +86,92 @@ def test_a_resignation_out_of_turn_does_not_restart_the_clock_of_the_player_to_m
     assert selectors.deadline_of(game) == T0 + 3 * DAY
 
 
+def english_game_at_t0(*players):
+    """A game started at T0 by English readers: the game, its first and second players."""
+    for player in players:
+        player.language = "en"
+        player.save()
+    with time_machine.travel(T0, tick=False):
+        game = start_game(list(players))
+    return game, seat_at(game, 0).player, seat_at(game, 1).player
+
+
+def game_page(game, viewer, at: datetime) -> str:
+    client = Client()
+    client.force_login(viewer)
+    with time_machine.travel(at, tick=False):
+        return client.get(reverse("games:page", args=[game.pk])).content.decode()
+
+
 @pytest.mark.django_db
 def test_the_game_page_shows_until_when_a_player_is_on_vacation(alice, bob) -> None:
-    alice.language = bob.language = "en"
-    alice.save()
-    bob.save()
-    with time_machine.travel(T0, tick=False):
-        game = start_game([alice, bob])
-    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    game, first, second = english_game_at_t0(alice, bob)
     vacation_start(user=first, days=3, now=T0)
-    client = Client()
-    client.force_login(second)
-    with time_machine.travel(T0 + timedelta(hours=1), tick=False):
-        html = client.get(reverse("games:page", args=[game.pk])).content.decode()
+    html = game_page(game, second, T0 + timedelta(hours=1))
     assert "on vacation until" in html
     assert html.count("on vacation until") == 1
     # The deadline shown is pushed by the vacation: 3 days of vacation + 3 of clock.
     deadline = (T0 + 6 * DAY).astimezone(ZoneInfo(second.time_zone)).isoformat()
     assert f'<time datetime="{deadline}">' in html
+
+
+# --- a vacation booked ahead -----------------------------------------------------------------
+
+
+def first_day_after(player, moment: datetime) -> date:
+    """The player's next local day after ``moment``."""
+    return moment.astimezone(ZoneInfo(player.time_zone)).date() + DAY
+
+
+@pytest.mark.django_db
+def test_a_vacation_booked_to_begin_mid_turn_pushes_the_deadline_everywhere(alice, bob) -> None:
+    game, first, second = english_game_at_t0(alice, bob)
+    assert selectors.deadline_of(game) == T0 + 3 * DAY
+    # Booked an hour into the turn, from the next midnight (well before the deadline).
+    vacation = vacation_start(
+        user=first, days=2, first_day=first_day_after(first, T0), now=T0 + timedelta(hours=1)
+    )
+    assert T0 < vacation.starts_at < T0 + DAY
+    pushed = T0 + 5 * DAY
+    assert selectors.deadline_of(game) == pushed
+    assert clock.deadlines_of([game]) == {game.pk: pushed}
+    assert [(g.pk, g.deadline) for g in selectors.my_games(first)["my_turn"]] == [(game.pk, pushed)]
+    html = game_page(game, second, T0 + timedelta(hours=2))
+    shown = pushed.astimezone(ZoneInfo(second.time_zone)).isoformat()
+    assert f'<time datetime="{shown}">' in html
+    # The others see why the deadline is that far: the vacation ahead, not yet "on vacation".
+    assert html.count("on vacation from") == 1
+    assert "on vacation until" not in html
+    # Once it has begun, the badge says until when, as for a vacation started on the spot.
+    html = game_page(game, second, vacation.starts_at + timedelta(hours=1))
+    assert "on vacation until" in html and "on vacation from" not in html
+
+
+@pytest.mark.django_db
+def test_a_vacation_booked_after_the_deadline_or_by_another_player_is_not_shown(alice, bob) -> None:
+    game, first, second = english_game_at_t0(alice, bob)
+    vacation_start(user=first, days=2, first_day=first_day_after(first, T0 + 3 * DAY), now=T0)
+    vacation_start(user=second, days=2, first_day=first_day_after(second, T0), now=T0)
+    assert selectors.deadline_of(game) == T0 + 3 * DAY
+    assert "on vacation from" not in game_page(game, second, T0 + timedelta(hours=2))
+
+
+@pytest.mark.django_db
+def test_cancelling_a_vacation_booked_ahead_brings_the_deadline_back(alice, bob) -> None:
+    with time_machine.travel(T0, tick=False):
+        game = start_game([alice, bob])
+    first = seat_at(game, 0).player
+    vacation = vacation_start(user=first, days=4, first_day=first_day_after(first, T0), now=T0)
+    assert selectors.deadline_of(game) == T0 + 7 * DAY
+    vacation_cancel(user=first, vacation_id=vacation.pk, now=T0 + timedelta(hours=2))
+    assert selectors.deadline_of(game) == T0 + 3 * DAY
+
+
+def test_the_vacation_ahead_is_the_first_to_begin_before_the_deadline() -> None:
+    later = (T0 + 2 * DAY, T0 + 3 * DAY)
+    sooner = (T0 + DAY, T0 + 2 * DAY)
+    deadline = T0 + 5 * DAY
+    assert clock.vacation_ahead([later, sooner], deadline, T0) == T0 + DAY
+    assert clock.vacation_ahead([sooner], deadline, T0 + DAY) is None  # already begun
+    assert clock.vacation_ahead([(deadline, deadline + DAY)], deadline, T0) is None
+    assert clock.vacation_ahead([sooner], None, T0) is None

@@ -1,5 +1,5 @@
 """Races settled by PostgreSQL row locks: one move per turn; a vacation or a day given
-against a time-out; one day for two gifts from pages alike."""
+against a time-out; one day for two gifts from pages alike; one booking for two tabs."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 import rules
+from accounts import vacations
 from accounts.models import Vacation
 from accounts.vacations import VacationRefused, vacation_start
 from games import clock, gifts, services
@@ -148,6 +149,44 @@ def give_a_day(game: Game, giver) -> str:
     except GameError as exc:
         return exc.code
     return "given"
+
+
+def test_two_bookings_of_the_same_days_ahead_at_once_book_one(alice, bob) -> None:
+    """Two tabs booking overlapping days: the player's row lock makes the second see the first."""
+    game = start_game([alice, bob])
+    player = seat_at(game, 0).player
+    first_day = vacations.local_today(player) + timedelta(days=3)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def book(days: int) -> Callable[[], None]:
+        def run() -> None:
+            barrier.wait(timeout=10)
+            try:
+                vacation_start(user=player, days=days, first_day=first_day)
+                outcomes.append("booked")
+            except VacationRefused as refusal:
+                outcomes.append(refusal.code)
+
+        return run
+
+    run_together(book(2), book(3))
+    assert sorted(outcomes) == ["booked", "overlap"]
+    assert Vacation.objects.filter(user=player).count() == 1
+
+
+def test_a_time_out_waits_for_a_vacation_booked_ahead_and_counts_it(alice, bob) -> None:
+    """A vacation booked ahead locks the player's turns too (accounts/vacations.py)."""
+    game = start_game([alice, bob])
+    player = seat_at(game, 0).player
+    deadline = clock.deadline_of(game)
+    first_day = vacations.local_today(player) + timedelta(days=1)
+    timeouts, waited = while_held(
+        lambda: vacation_start(user=player, days=5, first_day=first_day),
+        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+    )
+    assert (timeouts, waited) == (0, True)
+    assert clock.deadline_of(Game.objects.get(pk=game.pk)) == deadline + timedelta(days=5)
 
 
 def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, carol) -> None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from django.utils import translation
+from django.utils import formats, timezone, translation
 
 import rules
 from accounts.models import TurnEmails, Vacation
-from accounts.vacations import VacationRefused, vacation_start
-from games import gifts, services
+from accounts.vacations import VacationRefused, vacation_cancel, vacation_start
+from games import gifts, selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
 from notifications import periodic
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 MINUTE = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
 THREE_HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU", "BONJOURASSEZ")
 
 
@@ -457,3 +459,78 @@ def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
     to_move.save()
     with committed(), time_machine.travel(datetime(2026, 3, 3, 13, tzinfo=UTC), tick=False):
         assert periodic.write_digests() == 0
+
+
+# --- a vacation booked ahead -------------------------------------------------------------
+
+
+def next_local_day(player, moment: datetime) -> date:
+    return moment.astimezone(ZoneInfo(player.time_zone)).date() + DAY
+
+
+def booked_ahead(players, *, days: int, first_day_after: datetime, now: datetime):
+    """A game started at T0, and its first player's vacation from their day after ``first_day_after``."""
+    game = started_at_t0(players)
+    first = seat_at(game, 0).player
+    vacation = vacation_start(
+        user=first, days=days, first_day=next_local_day(first, first_day_after), now=now
+    )
+    return game, first, vacation
+
+
+def shown(player, moment: datetime) -> str:
+    """``moment`` as an email to ``player`` writes it."""
+    with translation.override(player.language), timezone.override(ZoneInfo(player.time_zone)):
+        return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
+
+def test_a_vacation_booked_to_begin_mid_turn_moves_the_reminder_and_the_time_out(
+    alice, bob, tick, mailoutbox
+) -> None:
+    # Booked an hour into the turn, from the next local midnight, for 2 days.
+    game, first, vacation = booked_ahead([alice, bob], days=2, first_day_after=T0, now=T0 + HOUR)
+    assert T0 < vacation.starts_at < T0 + 3 * DAY
+    assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 3 * DAY + MINUTE) == {"timeouts": 0, "reminders": 0}
+    assert tick(T0 + 4 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
+    # The reminder names the deadline the game page shows.
+    assert selectors.deadline_of(game) == T0 + 5 * DAY
+    (to, subject), message = subjects(mailoutbox)[0], mailoutbox[0]
+    assert to == first.email
+    assert subject.endswith(f" before {shown(first, T0 + 5 * DAY)}")
+    assert shown(first, T0 + 5 * DAY) in message.body
+    assert tick(T0 + 5 * DAY - MINUTE)["timeouts"] == 0
+    assert tick(T0 + 5 * DAY + MINUTE)["timeouts"] == 1
+
+
+def test_a_cancelled_vacation_ahead_leaves_the_reminder_and_time_out_where_they_were(
+    alice, bob, tick, mailoutbox
+) -> None:
+    _game, first, vacation = booked_ahead([alice, bob], days=2, first_day_after=T0, now=T0)
+    vacation_cancel(user=first, vacation_id=vacation.pk, now=T0 + HOUR)
+    assert tick(T0 + 2 * DAY + MINUTE) == {"timeouts": 0, "reminders": 1}
+    assert subjects(mailoutbox)[0][1].endswith(f" before {shown(first, T0 + 3 * DAY)}")
+    assert tick(T0 + 3 * DAY + MINUTE)["timeouts"] == 1
+
+
+def test_a_turn_reminded_before_a_vacation_was_booked_is_reminded_again_after_it(
+    alice, bob, tick, mailoutbox
+) -> None:
+    # The first reminder named a deadline the vacation moved: the player hears of the new one
+    # a day before it, once back.
+    game = started_at_t0([alice, bob])
+    first = seat_at(game, 0).player
+    assert tick(T0 + 2 * DAY + MINUTE)["reminders"] == 1
+    vacation = vacation_start(
+        user=first, days=3, first_day=next_local_day(first, T0 + 2 * DAY), now=T0 + 2 * DAY + HOUR
+    )
+    pushed = T0 + 6 * DAY
+    assert selectors.deadline_of(game) == pushed
+    # Back within a day of the new deadline (the vacation began within a day of the old one).
+    assert pushed - DAY < vacation.ends_at < pushed
+    assert tick(vacation.starts_at + HOUR)["reminders"] == 0
+    assert tick(vacation.ends_at - MINUTE)["reminders"] == 0  # still away
+    assert tick(vacation.ends_at + MINUTE) == {"timeouts": 0, "reminders": 1}
+    assert subjects(mailoutbox)[-1][1].endswith(f" before {shown(first, pushed)}")
+    assert tick(vacation.ends_at + 6 * MINUTE)["reminders"] == 0  # one per turn and deadline
+    assert tick(pushed + MINUTE)["timeouts"] == 1
