@@ -24,6 +24,14 @@ PASSWORD = "tuile-verte-1964"
 POLL_TIMEOUT_MS = 8_000
 
 
+# --- any page ----------------------------------------------------------------------
+
+
+def assert_no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page is {width[0]} px wide on a {width[1]} px screen"
+
+
 # --- accounts ---------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from games import services
 from games.models import Game
 from tests.browser import pages
 from tests.browser.conftest import PHONE
-from tests.browser.pages import expect
+from tests.browser.pages import assert_no_sideways_scroll, expect
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -37,11 +37,6 @@ def boxes(page, selector: str) -> list[dict]:
         " return {name: el.dataset.square || el.dataset.letter || el.id || el.textContent.trim(),"
         " width: r.width, height: r.height}; })"
     )
-
-
-def assert_no_sideways_scroll(page) -> None:
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide on a {width[1]} px screen"
 
 
 @pytest.fixture
