@@ -81,6 +81,33 @@ def test_on_a_phone_the_board_and_the_hand_fit_and_are_big_enough_to_tap(browse,
     assert list(game.moves.values_list("notation", flat=True)) == ["H8→ CHAT"]
 
 
+def test_on_a_phone_a_finger_drags_tiles_from_the_hand_onto_the_board_and_plays(
+    browse, game
+) -> None:
+    page = browse(seat_at(game, 0).player, phone=True)
+    page.goto(f"/parties/{game.pk}/")
+    # A drag that the browser takes for a scroll, or cancels, moves the page or drops nothing.
+    page.evaluate(
+        "window.cancelled = 0;"
+        " document.addEventListener('pointercancel', () => { window.cancelled += 1; }, true)"
+    )
+    for letter, name in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
+        scrolled = page.evaluate("window.scrollY")
+        pages.touch_drag(page, letter, name)
+        expect(pages.square(page, name).locator(".board-tile.is-pending")).to_have_text(
+            re.compile(f"^{letter}")
+        )
+        assert page.evaluate("window.scrollY") == scrolled, f"dragging {letter} scrolled the page"
+    assert page.evaluate("window.cancelled") == 0, "the browser cancelled a drag"
+    expect(page.locator("#hand .hand-tile.is-placed")).to_have_count(4)
+    pages.expect_preview_ok(page, "CHAT")
+    page.locator("#play-button").tap()
+    pages.expect_version(page, 1)
+    expect(pages.square(page, "K8")).to_have_attribute("data-letter", "T")
+    game.refresh_from_db()
+    assert list(game.moves.values_list("notation", flat=True)) == ["H8→ CHAT"]
+
+
 def test_on_a_phone_the_lobby_and_a_finished_game_fit_the_width_with_every_button_in_reach(
     browse, game
 ) -> None:
