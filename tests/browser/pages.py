@@ -32,6 +32,13 @@ def assert_no_sideways_scroll(page: Page) -> None:
     assert width[0] <= width[1], f"the page is {width[0]} px wide on a {width[1]} px screen"
 
 
+def tab_through(page: Page, *controls: Locator) -> None:
+    """Press Tab once per control: each takes the focus in turn."""
+    for control in controls:
+        page.keyboard.press("Tab")
+        expect(control).to_be_focused()
+
+
 # --- accounts ---------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.browser import pages
 from tests.browser.pages import assert_no_sideways_scroll, expect
 from tests.factories import make_player
 
@@ -61,11 +62,7 @@ def test_from_801_px_the_header_is_one_line_and_the_account_links_wait_under_the
         # By keyboard: Enter on the name opens its menu, Tab walks it, and leaving folds it.
         toggle.focus()
         page.keyboard.press("Enter")
-        for item in (*account, logout):
-            page.keyboard.press("Tab")
-            expect(item).to_be_focused()
-        page.keyboard.press("Tab")
-        expect(english).to_be_focused()
+        pages.tab_through(page, *account, logout, english)
         expect(account[0]).to_be_hidden()
         # Escape folds it back onto the name.
         toggle.focus()
