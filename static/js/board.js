@@ -424,6 +424,13 @@
     drag = { tile, id: event.pointerId, x: event.clientX, y: event.clientY, ghost: null, over: null };
   }
 
+  // A finger's drag: its touch moves are cancelled too. Else Chromium takes a quick drag
+  // for a fling, which touch-action: none stops scrolling the page but not from eating
+  // the next tap (on Play, say) as the tap that stops that fling.
+  function onTouchMove(event) {
+    if (drag) event.preventDefault();
+  }
+
   function onPointerMove(event) {
     if (!drag || event.pointerId !== drag.id) return;
     if (!drag.ghost) {
@@ -551,6 +558,7 @@
     if (hand) {
       hand.addEventListener("click", onHandClick);
       hand.addEventListener("pointerdown", onPointerDown);
+      hand.addEventListener("touchmove", onTouchMove, { passive: false });
     }
     $("#shuffle-hand")?.addEventListener("click", shuffleHand);
     $("#recall-tiles")?.addEventListener("click", clearMove);

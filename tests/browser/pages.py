@@ -24,6 +24,21 @@ PASSWORD = "tuile-verte-1964"
 POLL_TIMEOUT_MS = 8_000
 
 
+# --- any page ----------------------------------------------------------------------
+
+
+def assert_no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page is {width[0]} px wide on a {width[1]} px screen"
+
+
+def tab_through(page: Page, *controls: Locator) -> None:
+    """Press Tab once per control: each takes the focus in turn."""
+    for control in controls:
+        page.keyboard.press("Tab")
+        expect(control).to_be_focused()
+
+
 # --- accounts ---------------------------------------------------------------------
 
 
@@ -82,18 +97,50 @@ def tap(page: Page, letter: str, name: str) -> None:
         target.tap() if touch else target.click()
 
 
-def drag(page: Page, letter: str, name: str) -> None:
-    """Drag a tile of the hand onto a square with the mouse (Pointer events)."""
+def drag_ends(page: Page, letter: str, name: str) -> tuple[tuple[float, float], ...]:
+    """The middles of a tile of the hand and of a square, both on the screen."""
     tile, target = hand_tile(page, letter), square(page, name)
     tile.scroll_into_view_if_needed()
     start, end = tile.bounding_box(), target.bounding_box()
     height = page.viewport_size["height"]
     # A person drags between two things on the screen at once.
     assert end["y"] >= 0 and end["y"] + end["height"] <= height, f"{name} is off screen"
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    return tuple(
+        (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2) for box in (start, end)
+    )
+
+
+def drag(page: Page, letter: str, name: str) -> None:
+    """Drag a tile of the hand onto a square with the mouse (Pointer events)."""
+    (x0, y0), (x1, y1) = drag_ends(page, letter, name)
+    page.mouse.move(x0, y0)
     page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.move(x1, y1, steps=8)
     page.mouse.up()
+
+
+def touch_drag(page: Page, letter: str, name: str) -> None:
+    """Drag a tile of the hand onto a square with a finger: real touch input through CDP.
+
+    Playwright's touchscreen only taps; Chromium's ``Input.dispatchTouchEvent`` goes
+    through the same path as a finger, so the page may scroll, cancel the pointer or
+    take the drag for a fling instead, as it would on a phone. A quick drag: a move
+    every 8 ms, a 120 Hz screen, and the finger lifts without a pause.
+    """
+    (x0, y0), (x1, y1) = drag_ends(page, letter, name)
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+        )
+        steps = 10
+        for step in range(1, steps + 1):
+            page.wait_for_timeout(8)
+            point = {"x": x0 + (x1 - x0) * step / steps, "y": y0 + (y1 - y0) * step / steps}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
 
 
 def tab_to_board(page: Page, presses: int = 60) -> None:

@@ -12,7 +12,7 @@ from games import services
 from games.models import Game
 from tests.browser import pages
 from tests.browser.conftest import PHONE
-from tests.browser.pages import expect
+from tests.browser.pages import assert_no_sideways_scroll, expect
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -37,11 +37,6 @@ def boxes(page, selector: str) -> list[dict]:
         " return {name: el.dataset.square || el.dataset.letter || el.id || el.textContent.trim(),"
         " width: r.width, height: r.height}; })"
     )
-
-
-def assert_no_sideways_scroll(page) -> None:
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"the page is {width[0]} px wide on a {width[1]} px screen"
 
 
 @pytest.fixture
@@ -82,6 +77,33 @@ def test_on_a_phone_the_board_and_the_hand_fit_and_are_big_enough_to_tap(browse,
     pages.expect_version(page, 1)
     expect(pages.square(page, "K8")).to_have_attribute("data-letter", "T")
     assert_no_sideways_scroll(page)
+    game.refresh_from_db()
+    assert list(game.moves.values_list("notation", flat=True)) == ["H8→ CHAT"]
+
+
+def test_on_a_phone_a_finger_drags_tiles_from_the_hand_onto_the_board_and_plays(
+    browse, game
+) -> None:
+    page = browse(seat_at(game, 0).player, phone=True)
+    page.goto(f"/parties/{game.pk}/")
+    # A drag that the browser takes for a scroll, or cancels, moves the page or drops nothing.
+    page.evaluate(
+        "window.cancelled = 0;"
+        " document.addEventListener('pointercancel', () => { window.cancelled += 1; }, true)"
+    )
+    for letter, name in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
+        scrolled = page.evaluate("window.scrollY")
+        pages.touch_drag(page, letter, name)
+        expect(pages.square(page, name).locator(".board-tile.is-pending")).to_have_text(
+            re.compile(f"^{letter}")
+        )
+        assert page.evaluate("window.scrollY") == scrolled, f"dragging {letter} scrolled the page"
+    assert page.evaluate("window.cancelled") == 0, "the browser cancelled a drag"
+    expect(page.locator("#hand .hand-tile.is-placed")).to_have_count(4)
+    pages.expect_preview_ok(page, "CHAT")
+    page.locator("#play-button").tap()
+    pages.expect_version(page, 1)
+    expect(pages.square(page, "K8")).to_have_attribute("data-letter", "T")
     game.refresh_from_db()
     assert list(game.moves.values_list("notation", flat=True)) == ["H8→ CHAT"]
 
