@@ -9,11 +9,12 @@ the interval is stored (``Vacation``): the deadlines it pushes are computed by
 ``games/clock.py`` (a planned vacation that begins before a running turn's
 deadline pushes it already), and the allowance is counted here from the rows.
 
-Counting (documented in docs/ARCHITECTURE.md): a vacation is charged in
-24-hour blocks from its start, a block begun is a block used (coming back
-after 30 hours uses 2 days), and each block counts toward the calendar year,
+Counting (documented in docs/ARCHITECTURE.md): a vacation is charged in days
+of the player's wall clock from its start, a day begun is a day used (coming
+back after 30 hours uses 2 days), and each day counts toward the calendar year,
 in the player's time zone, in which it begins. So a vacation from 28 December
-for 7 days uses 4 days of the old year and 3 of the new one.
+for 7 days uses 4 days of the old year and 3 of the new one. Across a change of
+summer time a day is 23 or 25 hours: a week from a midnight ends at a midnight.
 
 A vacation cannot rescue a turn already lost: if the player's deadline in a
 game has passed (and beat has not timed them out yet), the vacation is
@@ -70,16 +71,29 @@ def zone_of(user: User) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
-def days_charged(starts_at: datetime, ends_at: datetime) -> int:
-    """Whole days a vacation uses: a day begun is a day used."""
-    return max(1, math.ceil((ends_at - starts_at) / DAY))
+def _wall(moment: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
+    """``moment`` as the player's clock on the wall shows it (naive local time)."""
+    return moment.astimezone(zone).replace(tzinfo=None)
+
+
+def days_later(moment: datetime, days: int, zone: zoneinfo.ZoneInfo) -> datetime:
+    """The same time of day ``days`` days after ``moment``, on the player's wall clock.
+
+    Across a change of summer time that is 23 or 25 hours a day, so a vacation
+    from a midnight ends at a midnight, and the next one can start there.
+    """
+    return (_wall(moment, zone) + days * DAY).replace(tzinfo=zone).astimezone(UTC)
+
+
+def days_charged(starts_at: datetime, ends_at: datetime, zone: zoneinfo.ZoneInfo) -> int:
+    """Whole days a vacation uses, counted on the player's wall clock: a day begun is a day used."""
+    return max(1, math.ceil((_wall(ends_at, zone) - _wall(starts_at, zone)) / DAY))
 
 
 def days_by_year(starts_at: datetime, ends_at: datetime, zone: zoneinfo.ZoneInfo) -> Counter[int]:
     """How many of a vacation's days fall in each calendar year (a day counts where it begins)."""
-    return Counter(
-        (starts_at + k * DAY).astimezone(zone).year for k in range(days_charged(starts_at, ends_at))
-    )
+    start = _wall(starts_at, zone)
+    return Counter((start + k * DAY).year for k in range(days_charged(starts_at, ends_at, zone)))
 
 
 def days_used(user: User, year: int) -> int:
@@ -157,7 +171,7 @@ def vacation_start(
     starts_at = _first_moment(user, first_day, now)
     if starts_at == now:
         _refuse_if_out_of_time(user, turns, now)
-    ends_at = starts_at + days * DAY
+    ends_at = days_later(starts_at, days, zone_of(user))
     other = (
         Vacation.objects.filter(user=user, starts_at__lt=ends_at, ends_at__gt=starts_at)
         .order_by("starts_at")

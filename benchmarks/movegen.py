@@ -202,7 +202,7 @@ def run() -> MovegenResult:
 
 
 def _met(ok: bool) -> str:
-    return "yes" if ok else "**no**"
+    return "yes" if ok else "**not met**"
 
 
 def render(result: MovegenResult) -> str:

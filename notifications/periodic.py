@@ -132,7 +132,10 @@ def _reminder_key(game: Game, deadline: datetime) -> str:
 
     A turn whose deadline nothing moved keeps the key reminders had before the days and
     vacations counted, so a turn reminded before that change is not reminded a second time
-    for the same deadline.
+    for the same deadline. One exception, once: a turn whose deadline a vacation already
+    pushed, and that was reminded under the old key just before this key was introduced,
+    gets one more reminder for that deadline (the old row does not say which deadline it
+    was for).
     """
     key = f"reminder:{clock.turn_key(game)}"
     if game.turn_extra_days:

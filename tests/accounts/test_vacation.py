@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -119,6 +120,21 @@ def test_the_vacation_page_starts_and_ends_a_vacation() -> None:
         assert "2 days used, 18 days left" in client.get(url).content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", "In 2026: 1 day used, 19 days left."),
+        ("fr", "En 2026\u00a0: 1 jour utilisé, 19 jours restants."),
+    ],
+)
+def test_the_days_used_and_left_agree_with_their_number(language: str, shown: str) -> None:
+    alice = make_player("alice", language=language)
+    vacation_start(user=alice, days=1, now=NOON)
+    with time_machine.travel(NOON, tick=False):
+        page = client_for(alice).get(reverse("accounts:vacation")).content.decode()
+    assert shown in re.sub(r"[ \t\n]+", " ", html.unescape(page))
+
+
 def test_the_vacation_page_explains_a_refusal_and_changes_nothing() -> None:
     alice = make_player("alice", language="en")
     vacation_start(user=alice, days=18, now=NOON - timedelta(days=40))
@@ -233,6 +249,29 @@ def test_back_to_back_vacations_do_not_overlap() -> None:
     vacation_start(user=alice, days=2, first_day=date(2026, 3, 14), now=NOON)
     vacation_start(user=alice, days=2, first_day=date(2026, 3, 8), now=NOON)
     assert vacations.days_used(alice, 2026) == 8
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (date(2027, 3, 27), date(2027, 4, 3)),  # Paris moves its clocks forward on 28 March
+        (date(2027, 10, 30), date(2027, 11, 6)),  # and back on 31 October
+    ],
+)
+def test_across_a_change_of_summer_time_a_week_from_midnight_ends_at_midnight(
+    first: date, second: date
+) -> None:
+    alice = make_player("alice", time_zone="Europe/Paris")
+    now = (
+        datetime(2027, 3, 1, 12, tzinfo=UTC)
+        if first.month == 3
+        else datetime(2027, 10, 1, tzinfo=UTC)
+    )
+    week = vacation_start(user=alice, days=7, first_day=first, now=now)
+    assert week.ends_at.astimezone(PARIS) == midnight(second)
+    # The next week starts right where the first ends: no overlap, no hour of clock between.
+    vacation_start(user=alice, days=7, first_day=second, now=now)
+    assert vacations.days_used(alice, 2027) == 14, "a 23- or 25-hour day is still one day"
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,8 @@ def bench_on(settings) -> Iterator[None]:
     clear_url_caches()
 
 
-def test_the_bare_view_and_the_header_are_absent_by_default(client: Client) -> None:
+def test_the_bench_views_and_the_header_are_absent_by_default(client: Client) -> None:
+    assert client.get("/_bench/floor/1").status_code == 404
     response = client.get("/_bench/bare")
     assert response.status_code == 404
     assert QUERIES_HEADER not in response
