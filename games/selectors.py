@@ -56,7 +56,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     """The game page's content for ``viewer`` (None or anonymous: a spectator)."""
     config = game_engine.config_of(game)
     layout = config.layout
-    seats = list(game.seats.select_related("player").order_by("position", "joined_at"))
+    seats = game.seat_list()  # after a move, the seats the service saved: no query
     # Plain rows, not Move instances: the history needs a few columns, and each
     # seat's name is known from ``seats`` (no join to the players). At 16 moves
     # this halved the query's cost, and it grows with every move.
