@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
 
 
@@ -105,6 +106,17 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ANNULLED)
+
+    def seat_list(self) -> list[Seat]:
+        """Every seat with its player, in play order: one query, then none for this instance.
+
+        A move reads the seats once under the game's lock, saves them in place
+        (``services._save_seats``), and the notifications and the game area
+        shown after it use the same objects. ``refresh_from_db`` forgets them.
+        """
+        in_order = Seat.objects.select_related("player").order_by("position", "joined_at", "pk")
+        prefetch_related_objects([self], Prefetch("seats", queryset=in_order))
+        return list(self.seats.all())
 
 
 class Seat(models.Model):

@@ -40,7 +40,8 @@ Kind = Notification.Kind
 
 
 def _seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("player").order_by("position", "pk"))
+    # Within a move, the seats the service read and saved: no query.
+    return game.seat_list()
 
 
 def _turn(game: Game, seat: Seat) -> None:
@@ -107,11 +108,14 @@ def move_played(game: Game, move: Move) -> None:
     told_by_turn_email = None
     if mover is not None and mover.player.is_bot and _alone_with_computers(seats):
         next_seat = None  # the person sees the reply on the page they just played on
+    timed_out = move.kind == Move.Kind.TIMEOUT
     if next_seat is not None and next_seat.player_id != move.seat.player_id:
         _turn(game, next_seat)
-        if wants_email(next_seat.player, "turn"):
-            told_by_turn_email = next_seat.pk  # that email shows the time-out as the last move
-    if move.kind == Move.Kind.TIMEOUT:
+        # Asked only after a time-out (it reads the player's addresses): that
+        # email shows the time-out as the last move.
+        if timed_out and wants_email(next_seat.player, "turn"):
+            told_by_turn_email = next_seat.pk
+    if timed_out:
         for seat in seats:
             if seat.pk == told_by_turn_email:
                 continue

@@ -148,6 +148,8 @@ class GameView:
     extra_days_full: bool = False  # no more can be given on this turn (clock.MAX_EXTRA_DAYS)
     can_give_time: bool = False  # the viewer may give the player to move one more day
     opening_gifts: tuple[GiftView, ...] = ()  # days given before the first move
+    # Once over: each move's placements (square, letter, diable?) for the replay stepper.
+    replay: tuple[tuple[tuple[str, str, bool], ...], ...] = ()
 
     @property
     def can_ask_hint(self) -> bool:

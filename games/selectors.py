@@ -9,6 +9,7 @@ fetched once, whatever the number of moves.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -56,7 +57,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     """The game page's content for ``viewer`` (None or anonymous: a spectator)."""
     config = game_engine.config_of(game)
     layout = config.layout
-    seats = list(game.seats.select_related("player").order_by("position", "joined_at"))
+    seats = game.seat_list()  # after a move, the seats the service saved: no query
     # Plain rows, not Move instances: the history needs a few columns, and each
     # seat's name is known from ``seats`` (no join to the players). At 16 moves
     # this halved the query's cost, and it grows with every move.
@@ -201,6 +202,8 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,
         can_give_time=can_give_time,
         opening_gifts=tuple(gifts.get(0, ())),
+        # From the records read above: after the last move, no second read of every move.
+        replay=replay_steps(move[-1] for move in moves) if over else (),
     )
 
 
@@ -280,12 +283,14 @@ def _squares(layout: rules.Layout) -> tuple[tuple[str, int, int, str], ...]:
     )
 
 
-def replay_steps(game: Game) -> list[list[list[object]]]:
-    """The placements of each move, for the finished game's replay stepper."""
-    steps = []
-    for record in game.moves.order_by("number").values_list("record", flat=True):
-        steps.append([[sq, ch.upper(), ch.islower()] for sq, ch in record.get("place", [])])
-    return steps
+def replay_steps(
+    records: Iterable[dict[str, Any]],
+) -> tuple[tuple[tuple[str, str, bool], ...], ...]:
+    """The placements of each move, from the moves' records, for the finished game's replay stepper."""
+    return tuple(
+        tuple((sq, ch.upper(), ch.islower()) for sq, ch in record.get("place", []))
+        for record in records
+    )
 
 
 # --- lists -----------------------------------------------------------------------

@@ -255,7 +255,7 @@ def _seats_and_mine(game: Game, player: User) -> tuple[list[Seat], Seat]:
     With their players: whether the next to move is a computer player decides
     a time-out (never) and the turn's task (``computer.bot_turn_after_commit``).
     """
-    seats = list(game.seats.select_related("player"))
+    seats = game.seat_list()
     seat = next((s for s in seats if s.player_id == player.pk), None)
     if seat is None:
         raise not_a_player()
@@ -316,7 +316,7 @@ def _move_submit(
     if isinstance(move, rules.Resign):
         raise GameError("bad-move", _("Use the resign button to resign."))
     move = game_engine.with_player(move, seat.position)
-    return _play(game, seat, move, rng or _system_rng(), seats)
+    return _play(game, seat, move, rng or _system_rng())
 
 
 def game_resign(*, game_id: int, player: User) -> Move:
@@ -344,7 +344,7 @@ def _game_resign(*, game_id: int, player: User) -> Move | GameError:
             _("The game ended before your resignation: the player to move ran out of time."),
             status=409,
         )
-    return _play(game, seat, rules.Resign(seat.position), _system_rng(), seats)
+    return _play(game, seat, rules.Resign(seat.position), _system_rng())
 
 
 @transaction.atomic
@@ -356,9 +356,11 @@ def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         return None
-    seat = game.seats.select_related("player").get(pk=seat_id)
+    seat = next((s for s in game.seat_list() if s.pk == seat_id), None)
     state = game_engine.state_of(game)
-    if seat.status != Seat.Status.ACTIVE or state.turn != seat.position or seat.player.is_bot:
+    if seat is None or seat.player.is_bot:  # a computer player's turn is a task, never late
+        return None
+    if seat.status != Seat.Status.ACTIVE or state.turn != seat.position:
         return None
     return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng())
 
@@ -376,7 +378,7 @@ def _time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
         return None
     if not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
         return None
-    return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng(), seats)
+    return _play(game, seat, rules.Resign(seat.position, timeout=True), _system_rng())
 
 
 def _refuse_after_commit(result: T | GameError) -> T:
@@ -386,16 +388,11 @@ def _refuse_after_commit(result: T | GameError) -> T:
     return result
 
 
-def _play(
-    game: Game,
-    seat: Seat,
-    move: rules.Move,
-    rng: random.Random,
-    seats: list[Seat] | None = None,
-) -> Move:
+def _play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
     """Apply ``move`` through the engine and save everything it changed.
 
-    ``seats``: every seat of the game, when the caller has them already.
+    ``seat`` is one of ``game.seat_list()``, which the notifications and the
+    page after the move read again without a query: it is kept up to date here.
     """
     played = game_engine.play(game, move, rng)
     now = timezone.now()
@@ -427,7 +424,7 @@ def _play(
         game.finished_at = now
         game.end = result.end
         changed += ["status", "finished_at", "end"]
-    by_position = _save_seats(game, state, seats)
+    by_position = _save_seats(game, state)
     to_move = None if result is not None else by_position[state.turn]
     # The clock runs from when the turn began (games/clock.py): a resignation
     # out of turn leaves the player to move, and their clock, as they were.
@@ -451,9 +448,7 @@ def _play(
 SEAT_FIELDS = ("hand", "score", "status", "is_winner", "rank")
 
 
-def _save_seats(
-    game: Game, state: rules.GameState, seats: list[Seat] | None = None
-) -> dict[int, Seat]:
+def _save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
     """Copy hands, scores, statuses and, at the end, results onto the seats.
 
     Only the seats that changed are written: a move usually changes the mover's
@@ -461,8 +456,7 @@ def _save_seats(
     """
     result = state.result
     places = rules.ranks(state) if result is not None else None
-    if seats is None:
-        seats = list(game.seats.select_related("player"))
+    seats = game.seat_list()
     for seat in seats:
         position = seat.position
         before = tuple(getattr(seat, name) for name in SEAT_FIELDS)

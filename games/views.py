@@ -317,7 +317,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
         "max_extra_days": clock.MAX_EXTRA_DAYS,
     }
     if view.over:
-        context["replay_json"] = selectors.replay_steps(game)
+        context["replay_json"] = view.replay
     context.update(extra)
     return context
 
@@ -395,10 +395,11 @@ def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpRespo
 @login_required
 @require_POST
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    # As for a move, the game is read here only for a refusal: the service locks it.
     try:
         resigned = services.game_resign(game_id=game_id, player=request.user)
     except GameError as exc:
+        game = get_object_or_404(Game, pk=game_id)
         return _error_response(request, game, str(exc.message), exc.status)
     return _after_move(request, resigned.game)
 

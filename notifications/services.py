@@ -16,7 +16,7 @@ import logging
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from accounts.emails import has_confirmed_address, wants_email
 from accounts.models import TurnEmails, User
@@ -75,28 +75,54 @@ def notification_write(
     if recipient.is_bot:
         return None
     reason = why_not(recipient, kind)
-    try:
-        # A savepoint: a taken key must not break the caller's transaction.
-        with transaction.atomic():
-            row = Notification.objects.create(
-                recipient=recipient,
-                kind=kind,
-                key=key,
-                game_id=game_id,
-                context=context or {},
-                status=Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
-                reason=reason,
-            )
-    except IntegrityError:
-        # Only a taken key means "written before". Anything else (a missing
-        # recipient, a broken constraint) is a bug that would lose the email
-        # silently: let it roll the event back instead.
-        if Notification.objects.filter(key=key).exists():
-            return None
-        raise
+    row = Notification(
+        recipient=recipient,
+        kind=kind,
+        key=key,
+        game_id=game_id,
+        context=context or {},
+        status=Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
+        reason=reason,
+    )
+    if not _insert_unless_key_taken(row):
+        return None
     if not reason:
         transaction.on_commit(partial(notification_queue, row.pk))
     return row
+
+
+def _insert_unless_key_taken(row: Notification) -> bool:
+    """Insert ``row`` unless its key is taken; False when it was (nothing written).
+
+    One statement, ``INSERT … ON CONFLICT (key) DO NOTHING RETURNING id``
+    (PostgreSQL, SQLite 3.35+), where a savepoint around a plain insert, and a
+    look-up after a failed one, cost four: only a taken key is let through, so
+    anything else (a missing recipient, a broken constraint) is a bug that
+    would lose the email silently, and raises into the event's transaction to
+    roll it back. The ORM has no such statement: ``bulk_create``'s
+    ``ignore_conflicts`` gives no id back, and on SQLite ignores every
+    constraint, not the key's alone.
+    """
+    meta = Notification._meta
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    connection = transaction.get_connection()
+    quote = connection.ops.quote_name
+    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+        f" VALUES ({', '.join(['%s'] * len(fields))})"
+        f" ON CONFLICT ({quote(meta.get_field('key').column)}) DO NOTHING"
+        f" RETURNING {quote(meta.pk.column)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        inserted = cursor.fetchone()
+    if inserted is None:
+        return False
+    row.pk = inserted[0]
+    row._state.adding = False
+    row._state.db = connection.alias
+    return True
 
 
 def notification_queue(

@@ -82,7 +82,9 @@ def rate_table(before: Sequence[PlayerRating], ranks: Sequence[int]) -> list[tup
 # --- writes ---------------------------------------------------------------------
 
 
-@transaction.atomic
+# savepoint=False: called inside the transaction that ended (or annulled) the game,
+# a savepoint would protect nothing, since an error here rolls the whole event back.
+@transaction.atomic(savepoint=False)
 def rating_record_game(*, game: Game) -> None:
     """Rate a game that just finished (a ``game_finished`` receiver). Safe to call twice."""
     if not is_rated(game):
@@ -98,7 +100,7 @@ def rating_record_game(*, game: Game) -> None:
     _replay(game.mode, [game], {})
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def rating_forget_game(*, game: Game) -> int:
     """Take an annulled game out of the ratings; returns the number of games replayed.
 
