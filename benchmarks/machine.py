@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import platform
+import time
 from dataclasses import dataclass
+
+REFERENCE_STEPS = 1_000_000
 
 
 def cpu_model() -> str:
@@ -37,6 +40,24 @@ def load_average() -> tuple[float, float, float] | None:
         return None
 
 
+def cpu_reference_ms(repeats: int = 5) -> float:
+    """CPU milliseconds a fixed pure-Python loop takes here, the best of ``repeats``.
+
+    The same code measured on two machines of this kind differed by about two
+    times (the bare view's CPU per request, the judging, the move generator
+    all alike), which can turn a target from met to not met. This figure,
+    printed with every report, says how fast the machine itself was.
+    """
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.process_time()
+        total = 0
+        for step in range(REFERENCE_STEPS):
+            total += step % 7
+        best = min(best, time.process_time() - started)
+    return best * 1000
+
+
 def format_load(load: tuple[float, float, float] | None) -> str:
     if load is None:
         return "unknown"
@@ -50,6 +71,7 @@ class Machine:
     memory_gib: float | None
     system: str
     python: str
+    reference_ms: float | None = None  # ``cpu_reference_ms()``
 
     @classmethod
     def here(cls) -> Machine:
@@ -59,4 +81,5 @@ class Machine:
             memory_gib=memory_gib(),
             system=f"{platform.system()} {platform.release()} {platform.machine()}",
             python=f"{platform.python_implementation()} {platform.python_version()}",
+            reference_ms=cpu_reference_ms(),
         )

@@ -7,7 +7,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from benchmarks import engine, movegen
-from benchmarks.machine import Machine, format_load
+from benchmarks.machine import REFERENCE_STEPS, Machine, format_load
 from benchmarks.web import WebResult
 from benchmarks.web.client import Endpoint, PhaseResult
 
@@ -173,6 +173,13 @@ def header(run: Run) -> list[str]:
         f"- Machine: {m.cpu}, {m.cores} CPU(s){memory}, {m.system}",
         f"- Python: {m.python}",
     ]
+    if m.reference_ms is not None:
+        lines.append(
+            f"- CPU speed: a fixed pure-Python loop of {REFERENCE_STEPS:,} steps takes "
+            f"{m.reference_ms:.0f} ms of CPU here (best of 5; lower is faster). Machines of "
+            "the same kind have differed by two times: compare this line before comparing "
+            "two reports' figures."
+        )
     if run.web is not None:
         lines.append(
             f"- Services: {run.web.services.postgres_version}; {run.web.services.redis_version}"

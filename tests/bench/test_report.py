@@ -72,7 +72,7 @@ def web_result(submit_p95_s: float, page_rate: float, errors: int = 0) -> WebRes
 
 def run(**changes) -> report.Run:
     base = report.Run(
-        machine=Machine("Test CPU", 2, 24.0, "Linux", "CPython 3.11"),
+        machine=Machine("Test CPU", 2, 24.0, "Linux", "CPython 3.11", reference_ms=123.4),
         date="2026-01-01 00:00 UTC",
         load_start=(3.5, 2.0, 1.0),
         load_end=(4.0, 2.5, 1.5),
@@ -90,6 +90,7 @@ def test_targets_met_and_not_met_are_both_said() -> None:
     )
     assert "10% (signed-in bare: 25%; the least a game page can do: 30%) | **not met** |" in text
     assert "PostgreSQL 15; Redis 7" in text and "3.50 / 2.00 / 1.00" in text
+    assert "loop of 1,000,000 steps takes 123 ms of CPU here" in text
     assert "50 players in 20 games (13 of 2 seats, 4 of 3 seats, 3 of 4 seats;" in text
 
 
