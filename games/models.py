@@ -112,7 +112,11 @@ class Game(models.Model):
 
         A move reads the seats once under the game's lock, saves them in place
         (``services._save_seats``), and the notifications and the game area
-        shown after it use the same objects. ``refresh_from_db`` forgets them.
+        shown after it use the same objects. ``refresh_from_db()`` forgets them
+        (with ``fields=`` it does not). They are the cache ``self.seats.all()``,
+        ``.count()`` and ``.exists()`` read too: after adding or removing a seat,
+        read the game again rather than this instance's seats; and a ``seats``
+        prefetch already on the instance is kept as it is.
         """
         in_order = Seat.objects.select_related("player").order_by("position", "joined_at", "pk")
         prefetch_related_objects([self], Prefetch("seats", queryset=in_order))
