@@ -136,7 +136,14 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             _("Your account is deleted and your personal data removed. Thank you for playing."),
         )
         return redirect("home")
-    return render(request, "accounts/delete.html", {"form": form})
+    from games.departures import departures_of  # what a deletion resigns (R-END-4)
+
+    return render(
+        request,
+        "accounts/delete.html",
+        {"form": form, "departures": departures_of(request.user)},
+        status=400 if form.errors else 200,
+    )
 
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
