@@ -9,19 +9,14 @@ from django.test import Client
 from django.urls import reverse
 
 from games import computer, services
-from tests.factories import make_player
+from tests.factories import make_player, page_as
 from tests.games.conftest import seat_at, start_game
 
 pytestmark = pytest.mark.django_db
 
 
 def my_games_html(user, language: str = "en") -> str:
-    """The page in ``language``: a signed-in player's pages follow their setting."""
-    user.language = language
-    user.save(update_fields=["language"])
-    client = Client()
-    client.force_login(user)
-    return client.get(reverse("games:mine")).content.decode()
+    return page_as(user, reverse("games:mine"), language=language)
 
 
 def entry_of(html: str, game_id: int) -> str:

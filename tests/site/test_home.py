@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
-from tests.factories import make_player
+from tests.factories import make_player, page_as
 from tests.games.conftest import start_game
 
 pytestmark = pytest.mark.django_db
 
 
 def home_html(user, language: str = "en") -> str:
-    """The page in ``language``: a signed-in player's pages follow their setting."""
-    user.language = language
-    user.save(update_fields=["language"])
-    client = Client()
-    client.force_login(user)
-    return client.get("/").content.decode()
+    return page_as(user, "/", language=language)
 
 
 def test_a_player_who_just_signed_up_is_welcomed_not_welcomed_back() -> None:
