@@ -1,10 +1,13 @@
 # Diamino — the two commands a newcomer needs are `make run` and `make test`.
-PYTHON ?= python3
+# Python 3.11 (pyproject.toml), found under its own name first: python3 may be another version.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The address emails link to: the one `make run` serves, unless SITE_URL is set.
+SITE_URL ?= http://$(HOST):$(PORT)
 
 .PHONY: setup run test lint format migrate worker beat bench screenshots messages clean
 
@@ -22,7 +25,7 @@ migrate: setup
 	$(BIN)/python manage.py migrate --no-input
 
 run: migrate
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	SITE_URL='$(SITE_URL)' $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: setup
 	$(BIN)/ruff check .
@@ -34,12 +37,12 @@ lint: setup
 	$(BIN)/ruff format .
 
 worker: setup
-	$(BIN)/celery -A diamino_site worker --loglevel=INFO
+	SITE_URL='$(SITE_URL)' $(BIN)/celery -A diamino_site worker --loglevel=INFO
 
 # Exactly one beat per site. Its schedule file goes with the data, not in the checkout.
 beat: setup
 	@mkdir -p "$${DIAMINO_DATA_DIR:-data}"
-	$(BIN)/celery -A diamino_site beat --loglevel=INFO --schedule "$${DIAMINO_DATA_DIR:-data}/celerybeat-schedule"
+	SITE_URL='$(SITE_URL)' $(BIN)/celery -A diamino_site beat --loglevel=INFO --schedule "$${DIAMINO_DATA_DIR:-data}/celerybeat-schedule"
 
 bench: setup
 	$(BIN)/python -m benchmarks

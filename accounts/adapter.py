@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.conf import settings
+from django.contrib.sites.models import Site
 from django.forms import BaseForm
 from django.http import HttpRequest
 from django.utils import translation
@@ -28,6 +31,17 @@ def _language_for(email: str, context: dict[str, Any]) -> str | None:
     return user.language if user is not None else None
 
 
+def site_of_settings() -> Site:
+    """The site as SITE_URL and DIAMINO_SITE_NAME say now, for allauth's emails.
+
+    The Sites row holds the address the database was migrated under, which
+    `make run PORT=…` or a moved site no longer serves; the settings are the truth.
+    """
+    return Site(
+        id=settings.SITE_ID, domain=urlsplit(settings.SITE_URL).netloc, name=settings.SITE_NAME
+    )
+
+
 class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """Send allauth's emails (confirmation, reset…) in the recipient's language.
@@ -36,7 +50,9 @@ class AccountAdapter(DefaultAccountAdapter):
         """
         language = _language_for(email, context) or translation.get_language()
         with translation.override(language):
-            super().send_mail(template_prefix, email, context)
+            super().send_mail(
+                template_prefix, email, {"current_site": site_of_settings(), **context}
+            )
 
     def save_user(
         self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True

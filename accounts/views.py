@@ -136,7 +136,14 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             _("Your account is deleted and your personal data removed. Thank you for playing."),
         )
         return redirect("home")
-    return render(request, "accounts/delete.html", {"form": form})
+    from games.departures import departures_of  # what a deletion resigns (R-END-4)
+
+    return render(
+        request,
+        "accounts/delete.html",
+        {"form": form, "departures": departures_of(request.user)},
+        status=400 if form.errors else 200,
+    )
 
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
@@ -147,19 +154,28 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/player.html", {"player": player})
 
 
-@csrf_exempt  # RFC 8058: mail providers POST here without a session or a form token
+@csrf_exempt  # signed links: the token is the proof, and mail providers POST without a session
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """A GET asks; a POST (the page's button, or RFC 8058's one-click) unsubscribes.
+
+    Mail scanners follow every link in a message with a GET, so a GET must change nothing.
+    """
     try:
         user_id, kind = read_unsubscribe_token(token)
     except BadUnsubscribeToken:
         return render(request, "accounts/unsubscribe_invalid.html", status=400)
-    user = email_unsubscribe(user_id=user_id, kind=kind)
+    if request.method == "POST":
+        user = email_unsubscribe(user_id=user_id, kind=kind)
+        template = "accounts/unsubscribed.html"
+    else:
+        user = User.objects.filter(pk=user_id).first()
+        template = "accounts/unsubscribe_confirm.html"
     language = user.language if user is not None else translation.get_language()
     with translation.override(language):
         return render(
             request,
-            "accounts/unsubscribed.html",
+            template,
             {"player": user, "kind": kind, "kind_label": EmailKind(kind).label},
         )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -27,8 +28,26 @@ if DEBUG:
     SECRET_KEY = env_str("DJANGO_SECRET_KEY", "insecure-development-key-do-not-use-in-production")
 else:
     SECRET_KEY = env_str("DJANGO_SECRET_KEY")  # required: raises when unset
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+# The public address every email links to. `make run HOST=… PORT=…` sets it to
+# the address it serves (Makefile); set it by hand for any other server.
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https"))
+# What emails call the site (allauth's "Hello from …"), rather than a host:port.
+SITE_NAME = env_str("DIAMINO_SITE_NAME", "Diamino")
+_site_host = urlsplit(SITE_URL).hostname or "127.0.0.1"
+# The site's own address answers too: `make run HOST=192.168.1.5` works as it says.
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS",
+    list(
+        dict.fromkeys(
+            [
+                "127.0.0.1",
+                "localhost",
+                "[::1]",
+                f"[{_site_host}]" if ":" in _site_host else _site_host,
+            ]
+        )
+    ),
+)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [SITE_URL])
 
 INSTALLED_APPS = [

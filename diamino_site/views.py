@@ -12,7 +12,10 @@ from django.views.decorators.http import require_GET
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    # "Welcome back" is for a player who has been here before: one who has
+    # never sat at a table (just signed up) is welcomed for the first time.
+    new_player = request.user.is_authenticated and not request.user.seats.exists()
+    return render(request, "home.html", {"new_player": new_player})
 
 
 def _database_ok() -> tuple[bool, str]:

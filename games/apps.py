@@ -7,3 +7,7 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # A deleted account resigns (R-END-4): games answer accounts' user_deleted.
+        from games import departures  # noqa: F401

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
@@ -22,7 +22,7 @@ import rules
 from accounts.models import User
 from games import analysis, clock, computer
 from games import engine as game_engine
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 from games.presenters import (
     AnalysisView,
     DrawRound,
@@ -312,8 +312,18 @@ def open_tables(viewer: User | None) -> QuerySet[Game]:
 
 
 def my_games(player: User) -> dict[str, list[Game]]:
-    """The player's games: my turn (nearest deadline first), waiting, open, finished."""
-    seats = list(Seat.objects.filter(player=player).select_related("game"))
+    """The player's games: my turn (nearest deadline first), waiting, invitations, open, finished.
+
+    Each game carries ``my_seat``, ``deadline``, ``opponents`` (the other
+    players, in play order) and ``against_computer``; an invitation's game
+    carries ``invited_by``.
+    """
+    in_order = Seat.objects.select_related("player").order_by("position", "joined_at", "pk")
+    seats = list(
+        Seat.objects.filter(player=player)
+        .select_related("game")
+        .prefetch_related(Prefetch("game__seats", queryset=in_order))
+    )
     deadlines = clock.deadlines_of([seat.game for seat in seats])
     my_turn: list[Game] = []
     waiting: list[Game] = []
@@ -323,6 +333,7 @@ def my_games(player: User) -> dict[str, list[Game]]:
         game = seat.game
         game.deadline = deadlines[game.pk]
         game.my_seat = seat
+        _name_the_others(game, player)
         if game.status == Game.Status.RUNNING:
             (my_turn if game.to_move_id == seat.pk else waiting).append(game)
         elif game.status == Game.Status.OPEN:
@@ -333,7 +344,39 @@ def my_games(player: User) -> dict[str, list[Game]]:
     my_turn.sort(key=lambda g: g.deadline or far)
     waiting.sort(key=lambda g: g.deadline or far)
     finished.sort(key=lambda g: g.finished_at or g.created_at, reverse=True)
-    return {"my_turn": my_turn, "waiting": waiting, "open": open_, "finished": finished[:50]}
+    return {
+        "my_turn": my_turn,
+        "waiting": waiting,
+        "invited": _invitations_of(player, seated={seat.game_id for seat in seats}, seats=in_order),
+        "open": open_,
+        "finished": finished[:50],
+    }
+
+
+def _invitations_of(player: User, *, seated: set[int], seats: QuerySet[Seat]) -> list[Game]:
+    """Tables not started yet that invite ``player``, who has not taken a seat there."""
+    invitations = (
+        Invitation.objects.filter(
+            invitee=player, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
+        )
+        .exclude(game_id__in=seated)
+        .select_related("game", "invited_by")
+        .prefetch_related(Prefetch("game__seats", queryset=seats))
+        .order_by("-created_at")
+    )
+    games = []
+    for invitation in invitations:
+        game = invitation.game
+        game.invited_by = invitation.invited_by
+        _name_the_others(game, player)
+        games.append(game)
+    return games
+
+
+def _name_the_others(game: Game, player: User) -> None:
+    """Who ``player`` plays with (prefetched seats, in play order), and whether a computer."""
+    game.opponents = [seat.player for seat in game.seats.all() if seat.player_id != player.pk]
+    game.against_computer = any(opponent.is_bot for opponent in game.opponents)
 
 
 def next_game_to_play(player: User) -> Game | None:

@@ -110,7 +110,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 def next_game(request: HttpRequest) -> HttpResponse:
     game = selectors.next_game_to_play(request.user)
     if game is None:
-        messages.info(request, _("It is not your turn in any game."))
+        messages.info(request, _("No game is waiting for your move: here are all your games."))
         return redirect("games:mine")
     return redirect("games:page", game.pk)
 

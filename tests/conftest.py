@@ -3,9 +3,10 @@
 Tests run on the embedded default (eager Celery, local-memory cache) whatever
 the environment says, so they behave the same on every machine. Tests marked
 ``services`` use the real PostgreSQL and Redis named by ``DATABASE_URL`` and
-``REDIS_URL``; tests marked ``browser`` need Debian's Chromium. Each kind skips
-with its reason where the thing is missing, and fails instead when CI sets
-``DIAMINO_REQUIRE_SERVICES=1`` / ``DIAMINO_REQUIRE_BROWSER=1``.
+``REDIS_URL``; tests marked ``browser`` need Debian's Chromium, ``gettext`` GNU
+gettext. Each kind skips with its reason where the thing is missing, and fails
+instead when CI sets ``DIAMINO_REQUIRE_SERVICES=1`` / ``DIAMINO_REQUIRE_BROWSER=1``
+/ ``DIAMINO_REQUIRE_GETTEXT=1``.
 """
 
 from __future__ import annotations
@@ -49,10 +50,19 @@ def browser_missing() -> str | None:
     return None
 
 
+@cache
+def gettext_missing() -> str | None:
+    for tool in ("xgettext", "msgmerge", "msgattrib"):
+        if shutil.which(tool) is None:
+            return f"GNU gettext's {tool} is not installed (apt-get install gettext)"
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     checks = {
         "services": (services_missing, "DIAMINO_REQUIRE_SERVICES"),
         "browser": (browser_missing, "DIAMINO_REQUIRE_BROWSER"),
+        "gettext": (gettext_missing, "DIAMINO_REQUIRE_GETTEXT"),
     }
     for item in items:
         for marker, (missing, variable) in checks.items():

@@ -19,3 +19,14 @@ def make_player(
     user = User.objects.create_user(username=username, password=password, **fields)
     EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=verified)
     return user
+
+
+def page_as(user: User, url: str, *, language: str = "en") -> str:
+    """The HTML of ``url`` for ``user`` signed in, in ``language`` (pages follow the setting)."""
+    from django.test import Client
+
+    user.language = language
+    user.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    return client.get(url).content.decode()

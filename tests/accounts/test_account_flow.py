@@ -84,7 +84,9 @@ def test_a_visitor_signs_up_confirms_plays_unsubscribes_and_resets_the_password(
     build_email(alice, "sample", {"game_name": "Partie 7"}, kind="invitations").send()
     unsubscribe = link_in(mailoutbox[-1], "/desabonnement/")
     client.post(reverse("account_logout"))
-    page = client.get(unsubscribe)
+    assert client.get(unsubscribe).status_code == 200  # asks first
+    assert User.objects.get(pk=alice.pk).invitation_emails is True
+    page = client.post(unsubscribe)
     assert "alice@example.com will no longer receive emails about invitations" in (
         page.content.decode()
     )

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+import time_machine
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 
 from accounts.emails import build_email, unsubscribe_url, wants_email
 from accounts.models import TurnEmails, User
@@ -31,8 +33,10 @@ def test_an_email_goes_to_the_player_with_text_html_and_one_click_unsubscribe_he
 ) -> None:
     settings.SITE_URL = "https://diamino.example"
     alice = make_player("alice", language="en")
-    message = build_email(alice, "sample", {"game_name": "Partie 7"}, kind="turn")
-    link = unsubscribe_url(alice, "turn")
+    # The token carries its signing time: the same second for both, however slow the machine.
+    with time_machine.travel(timezone.now(), tick=False):
+        message = build_email(alice, "sample", {"game_name": "Partie 7"}, kind="turn")
+        link = unsubscribe_url(alice, "turn")
     assert message.to == ["alice@example.com"]
     assert message.subject == "[Diamino] Your turn — Partie 7"
     assert "alice: Partie 7" in message.body
@@ -120,26 +124,66 @@ def test_an_unsubscribe_link_turns_off_its_kind_of_email_without_logging_in(
     client: Client, kind: str, expected: tuple[str, bool, bool]
 ) -> None:
     alice = make_player("alice", language="en")
-    page = client.get(unsubscribe_url(alice, kind))
+    page = client.post(unsubscribe_url(alice, kind))
     assert page.status_code == 200
     assert "You are unsubscribed" in page.content.decode()
     assert preferences(alice) == expected
 
 
+@pytest.mark.parametrize("kind", ["turn", "invitations", "game-over", "all"])
+def test_following_an_unsubscribe_link_only_asks_and_changes_nothing(
+    client: Client, kind: str
+) -> None:
+    """Mail scanners (Outlook Safe Links…) open every link: a GET must not unsubscribe."""
+    alice = make_player("alice", language="en")
+    link = unsubscribe_url(alice, kind)
+    page = client.get(link)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "You are unsubscribed" not in html
+    assert "alice@example.com?" in html
+    assert re.search(r'<form method="post"[^>]*>', html)
+    assert preferences(alice) == (TurnEmails.EACH, True, True)
+
+
+def test_the_confirmation_page_asks_in_the_players_language(client: Client) -> None:
+    jean = make_player("jean", language="fr")
+    page = client.get(unsubscribe_url(jean, "invitations"))
+    assert (
+        "Ne plus envoyer à jean@example.com d’e-mails concernant les invitations\u00a0?"
+        in page.content.decode()
+    )
+
+
+def test_the_confirmation_pages_button_unsubscribes(client: Client) -> None:
+    alice = make_player("alice", language="en")
+    link = unsubscribe_url(alice, "game-over")
+    client.get(link)
+    page = Client(enforce_csrf_checks=True).post(link)  # the page's form, as a browser sends it
+    assert "alice@example.com will no longer receive emails about finished games" in (
+        page.content.decode()
+    )
+    assert preferences(alice) == (TurnEmails.EACH, True, False)
+
+
 def test_the_unsubscribe_page_speaks_the_players_language(client: Client) -> None:
     jean = make_player("jean", language="fr")
-    page = client.get(unsubscribe_url(jean, "all"))
+    page = client.post(unsubscribe_url(jean, "all"))
     assert "jean@example.com ne recevra plus aucun e-mail de Diamino." in page.content.decode()
 
 
 def test_mail_providers_can_unsubscribe_in_one_click_by_post_without_a_csrf_token(
     sample_email_templates: None,
 ) -> None:
+    """RFC 8058: a POST of ``List-Unsubscribe=One-Click`` to the header's link."""
     alice = make_player("alice")
     message = build_email(alice, "sample", {}, kind="invitations")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     link = message.extra_headers["List-Unsubscribe"].strip("<>")
     client = Client(enforce_csrf_checks=True)
-    response = client.post(link, {"List-Unsubscribe": "One-Click"})
+    response = client.post(
+        link, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 200
     assert preferences(alice) == (TurnEmails.EACH, False, True)
 
@@ -150,9 +194,14 @@ def test_a_tampered_unsubscribe_link_says_so_and_changes_nothing(client: Client)
     token = re.search(r"/desabonnement/([^/]+)/", link).group(1)
     tampered = link.replace(token, token[:-3] + ("abc" if token[-3:] != "abc" else "xyz"))
     for bad in (tampered, "/desabonnement/nonsense/"):
-        page = client.get(bad, HTTP_ACCEPT_LANGUAGE="en")
-        assert page.status_code == 400
-        assert "nothing was changed" in page.content.decode()
+        for method in (client.get, client.post):
+            page = method(bad, HTTP_ACCEPT_LANGUAGE="en")
+            assert page.status_code == 400
+            assert "nothing was changed" in page.content.decode()
+        one_click = client.post(
+            bad, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+        )
+        assert one_click.status_code == 400
     assert preferences(alice) == (TurnEmails.EACH, True, True)
 
 
@@ -162,6 +211,7 @@ def test_a_token_signed_for_another_purpose_is_refused(client: Client) -> None:
     alice = make_player("alice", language="en")
     forged = signing.dumps({"u": alice.pk, "k": "all"}, salt="something-else", compress=True)
     assert client.get(f"/desabonnement/{forged}/").status_code == 400
+    assert client.post(f"/desabonnement/{forged}/").status_code == 400
     assert preferences(alice) == (TurnEmails.EACH, True, True)
 
 

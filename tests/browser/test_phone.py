@@ -235,7 +235,9 @@ def test_without_javascript_a_phone_sees_the_messages_and_the_title_below_the_me
     page = context.new_page()
     page.goto("/parties/a-moi/")  # no game waits for her: "my games" says so
     message = page.locator(".messages li")
-    expect(message).to_have_text("Ce n’est votre tour dans aucune partie.")
+    expect(message).to_have_text(
+        "Aucune partie n’attend votre coup\u00a0: voici toutes vos parties."
+    )
     for selector in (".messages li", "h1"):
         assert uncovered(page, selector), f"{selector} is under the menu"
     assert_no_sideways_scroll(page)

@@ -194,7 +194,7 @@ def test_the_player_page_shows_ratings_statistics_and_the_chart(client: Client, 
     finish([(alice, 0, 1), (bob, 0, 2)], mode="sans-marque", when=BASE + timedelta(days=2))
     html = html_of(client.get(alice.get_absolute_url()))
     assert html.count('class="card mode-panel"') == 2
-    assert html.count('<svg viewBox="0 0 400 200" role="img"') == 2
+    assert html.count('<svg width="400" height="200" viewBox="0 0 400 200" role="img"') == 2
     assert "Rating history · Avec marque" in html and "over 2 rated games" in html
     assert "<dt>Total</dt><dd>50</dd>" in html
     assert html.count(">provisional<") == 2

@@ -66,10 +66,7 @@ def test_french_catalogue_has_no_untranslated_entry() -> None:
     assert untranslated == []
 
 
-CATALOGUES = [
-    CATALOGUE,
-    Path(settings.BASE_DIR) / "accounts" / "locale" / "fr" / "LC_MESSAGES" / "django.po",
-]
+CATALOGUES = [CATALOGUE]  # one catalogue: tests/site/test_makemessages.py
 
 
 def _translations(path: Path) -> list[str]:
