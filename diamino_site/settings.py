@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "games.apps.GamesConfig",
     "ratings.apps.RatingsConfig",
     "moderation.apps.ModerationConfig",
+    "learn.apps.LearnConfig",
     "notifications.apps.NotificationsConfig",
 ]
 
