@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games.apps.GamesConfig",
     "ratings.apps.RatingsConfig",
     "moderation.apps.ModerationConfig",
+    "learn.apps.LearnConfig",
     "notifications.apps.NotificationsConfig",
 ]
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("games.urls", namespace="games")),
     path("", include("ratings.urls", namespace="ratings")),
     path("", include("moderation.urls", namespace="moderation")),
+    path("", include("learn.urls", namespace="learn")),
 ]
 
 if settings.DIAMINO_BENCH_VIEWS:  # `make bench` only: the ceiling every endpoint is compared with

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from diamino_site.celery import app as celery_app
 from games import engine as game_engine
-from games import services
+from games import reasons, services
 from games.errors import GameError
 from games.models import Game, Move
 from rules.analysis import MoveAnalysis, analyse_game
@@ -144,4 +144,5 @@ def _as_data(analysis: MoveAnalysis, marque: bool) -> dict[str, Any]:
         "played_gain": _gain(played, marque),
         "played_best": analysis.played_best,
         "missed": round(analysis.missed, 2),
+        "why": [reasons.reason_data(r) for r in best.reasons],
     }

@@ -41,7 +41,7 @@ from accounts.bots import bot_user
 from accounts.models import BotLevel, User
 from diamino_site.celery import app as celery_app
 from games import engine as game_engine
-from games import services
+from games import reasons, services
 from games.errors import GameError, not_running, timed_out
 from games.models import Game, Move, Seat
 from rules.strategy import Suggestion, best_moves, choose_move
@@ -287,7 +287,14 @@ class Hint:
     squares: tuple[str, ...] = ()
     exchange: str = ""
     returns: str = ""
+    reasons: tuple[dict[str, Any], ...] = ()
+    """What the evaluation weighed (``rules.strategy.Reason``, as data)."""
     left: int = 0
+
+    @property
+    def why(self) -> list[str]:
+        """The reasons as phrases in the reader's language (``games/reasons.py``)."""
+        return reasons.phrases(self.reasons)
 
     @classmethod
     def of(cls, best: Suggestion, version: int) -> Hint:
@@ -305,17 +312,26 @@ class Hint:
             squares=tuple(sq for sq, _ in move.tiles) if isinstance(move, rules.Place) else (),
             exchange=move.tiles if isinstance(move, rules.Exchange) else "",
             returns=move.returns if isinstance(move, rules.Place) else "",
+            reasons=tuple(reasons.reason_data(r) for r in best.reasons),
         )
 
     def as_data(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__dataclass_fields__}
         data.pop("left")
-        return data | {"words": list(self.words), "squares": list(self.squares)}
+        return data | {
+            "words": list(self.words),
+            "squares": list(self.squares),
+            "reasons": list(self.reasons),
+        }
 
     @classmethod
     def from_data(cls, data: dict[str, Any], *, left: int) -> Hint:
         fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        fields |= {"words": tuple(data.get("words", ())), "squares": tuple(data.get("squares", ()))}
+        fields |= {
+            "words": tuple(data.get("words", ())),
+            "squares": tuple(data.get("squares", ())),
+            "reasons": tuple(data.get("reasons", ())),
+        }
         return cls(**fields | {"left": left})
 
 

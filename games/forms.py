@@ -11,6 +11,9 @@ import re
 
 from django import forms
 from django.conf import settings
+from django.urls import reverse
+from django.utils.functional import lazy
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -21,8 +24,20 @@ _PLACEMENT = re.compile(r"^([A-Za-z][0-9]{1,2})=([A-Za-z?])$")
 _TILES = re.compile(r"^[A-Z?]{1,40}$")
 
 
+def _mode_help() -> str:
+    """A link, next to the mode choice, to the rules' section on the two modes."""
+    return format_html(
+        '<a href="{}#formules">{}</a>', reverse("learn:rules"), _("Which mode? How to choose")
+    )
+
+
+MODE_HELP = lazy(_mode_help, str)()
+
+
 class CreateGameForm(forms.Form):
-    mode = forms.ChoiceField(label=_("Game"), choices=Mode.choices, initial=Mode.MARQUE)
+    mode = forms.ChoiceField(
+        label=_("Game"), choices=Mode.choices, initial=Mode.MARQUE, help_text=MODE_HELP
+    )
     seats = forms.TypedChoiceField(
         label=_("Players"),
         coerce=int,
@@ -87,7 +102,9 @@ class InviteForm(forms.Form):
 class ComputerGameForm(forms.Form):
     """ "Jouer contre l'ordinateur": a mode and a level, one click."""
 
-    mode = forms.ChoiceField(label=_("Game"), choices=Mode.choices, initial=Mode.MARQUE)
+    mode = forms.ChoiceField(
+        label=_("Game"), choices=Mode.choices, initial=Mode.MARQUE, help_text=MODE_HELP
+    )
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
 

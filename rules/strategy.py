@@ -38,8 +38,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from rules.engine import RED_BONUS_POINTS
 from rules.errors import IllegalMove
 from rules.evaluation import VOWELS, Effects, Seen, board_after, open_reds, remove, shadow_state
 from rules.material import DIABLE
@@ -89,6 +90,45 @@ LOOKAHEAD = 8
 DEBUTANT_TOP = 5
 
 
+HEAVY = 8
+"""A tile worth this many points or more is a burden to keep (J, Q, K, W, X, Y, Z)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One thing the evaluation weighed in a move: what a hint says to explain it.
+
+    ``code`` is stable (the site translates it); ``amount`` and ``tiles`` fill it in:
+
+    - ``red-points``: avec marque, ``amount`` points from red devils.
+    - ``green-points``: avec marque, each other player gains ``amount`` (green devils).
+    - ``goes-out``: the move places the last tiles; ``amount`` the points it scores
+      then (0 when the view cannot tell them: sans marque with tiles in the reserve).
+    - ``black-square``: it goes out on a black square, which doubles the end score.
+    - ``sheds``: sans marque, ``amount`` tiles out of the hand (placed, plus given
+      back, less drawn).
+    - ``returns``: sans marque, ``tiles`` given back for red devils (the worst kept).
+    - ``green-draw``: sans marque, ``amount`` penalty tiles to draw (green devils).
+    - ``plays-heavy``: it places ``tiles``, costly to keep to the end.
+    - ``plays-awkward``: it places ``tiles``, letters that make few words.
+    - ``keeps``: nothing else stands out: the hand kept, ``tiles``, plays well.
+    - ``keeps-diable``: the hand kept still holds a diable.
+    - ``out-next``: the reserve is empty and the tiles kept can all go out next turn.
+    - ``opens-red``: it leaves ``amount`` red devil(s) open to the next player.
+    - ``exchange``: exchange ``tiles``, the hardest of the hand to place.
+    - ``pass``: nothing on offer is better than passing.
+    - ``ahead-points``, ``ahead-tiles``, ``ahead-hand``, ``ahead-safety``,
+      ``ahead-out-next``: why it ranks above the next best move (``tiles`` holds
+      that move's notation): more points, more tiles shed, a better hand kept,
+      fewer red devils opened, or a hand that can go out next turn;
+      ``ahead-close``: the two are worth about the same.
+    """
+
+    code: str
+    amount: int = 0
+    tiles: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     """A complete move and what it does, for hints and analysis.
@@ -101,7 +141,8 @@ class Suggestion:
     player scores at once (green devils, avec marque). ``tiles``: sans
     marque, the net tiles out of the hand; avec marque, the tiles placed.
     ``out``: the move ends the game by going out. ``words``: the words
-    formed, main word first.
+    formed, main word first. ``reasons``: what the evaluation weighed, most
+    telling first (``Reason``).
     """
 
     move: Move
@@ -112,6 +153,7 @@ class Suggestion:
     tiles: int = 0
     out: bool = False
     words: tuple[str, ...] = ()
+    reasons: tuple[Reason, ...] = ()
 
 
 class Judge:
@@ -244,6 +286,10 @@ class _Option:
     effects: Effects | None = None
     candidate: Candidate | None = None
     returns: str = ""
+    exposed: int = 0
+    """Red devils the move opens to the next player (``_refine``)."""
+    out_next: bool = False
+    """The hand kept can go out on the next turn (``_refine``)."""
 
     def resolve(self, judge: Judge) -> Move:
         if self.move is None:
@@ -294,7 +340,8 @@ def _refine(judge: Judge, options: list[_Option]) -> None:
         if option.effects.out:
             continue
         after = open_reds(board_after(board, cand), cells, width)
-        option.score -= EXPOSE[judge.mode] * len(after - before)
+        option.exposed = len(after - before)
+        option.score -= EXPOSE[judge.mode] * option.exposed
     short.sort(key=lambda o: -o.score)
     if s.reserve == 0:
         for option in short[:LOOKAHEAD]:
@@ -305,6 +352,7 @@ def _refine(judge: Judge, options: list[_Option]) -> None:
             nxt = Position(s.config, board_after(board, cand), eff.kept, True, 0)
             size = len(eff.kept)
             if any(c.size == size for c in generate(nxt)):
+                option.out_next = True
                 option.score += OUT_NEXT[judge.mode]
     options[: len(short)] = sorted(short, key=lambda o: -o.score)
 
@@ -362,7 +410,14 @@ def best_moves(seen: PlayerView, n: int = 1) -> list[Suggestion]:
     """
     judge = Judge(seen)
     options = _rank_confirme(judge, _candidates(judge.s), random.Random(0))
-    return [suggest(judge, option) for option in options[: max(1, n)]]
+    shown = [suggest(judge, option) for option in options[: max(1, n)]]
+    if len(options) > 1:
+        runner_up = suggest(judge, options[1])
+        ahead = _ahead(judge, options[0], options[1], runner_up.notation)
+        if ahead is not None:
+            first = shown[0]
+            shown[0] = replace(first, reasons=(*first.reasons, ahead))
+    return shown
 
 
 def suggest(judge: Judge, option: _Option) -> Suggestion:
@@ -370,14 +425,86 @@ def suggest(judge: Judge, option: _Option) -> Suggestion:
     state = shadow_state(judge.s.view)
     move = option.resolve(judge)
     notation = str(notate(state, move))
+    reasons = _reasons(judge, option, move)
     if isinstance(move, Place):
         eff = option.effects
         assert eff is not None
         words = tuple(w for w, _, _ in check_placement(state, move).words)
         return Suggestion(
-            move, notation, option.score, eff.gain, eff.others, eff.shed, eff.out, words
+            move, notation, option.score, eff.gain, eff.others, eff.shed, eff.out, words, reasons
         )
-    return Suggestion(move, notation, option.score)
+    return Suggestion(move, notation, option.score, reasons=reasons)
+
+
+def _reasons(judge: Judge, option: _Option, move: Move) -> tuple[Reason, ...]:
+    """What the evaluation weighed in ``option``, the most telling first."""
+    s = judge.s
+    if isinstance(move, Exchange):
+        return (Reason("exchange", len(move.tiles), move.tiles),)
+    if not isinstance(move, Place):
+        return (Reason("pass"),)
+    eff, cand = option.effects, option.candidate
+    assert eff is not None and cand is not None
+    reasons: list[Reason] = []
+    if eff.out:
+        reasons.append(Reason("goes-out", eff.gain))
+        if cand.black:
+            reasons.append(Reason("black-square"))
+    if s.marque:
+        if cand.red:
+            reasons.append(Reason("red-points", RED_BONUS_POINTS * cand.red))
+        if eff.others:
+            reasons.append(Reason("green-points", eff.others))
+    else:
+        if not eff.out:
+            reasons.append(Reason("sheds", eff.shed))
+        if option.returns:
+            reasons.append(Reason("returns", len(option.returns), option.returns))
+        if eff.drawn:
+            reasons.append(Reason("green-draw", eff.drawn))
+    if option.out_next:
+        reasons.append(Reason("out-next"))
+    heavy = "".join(t for t in cand.used if judge.values.get(t, 0) >= HEAVY)
+    if heavy:
+        reasons.append(Reason("plays-heavy", len(heavy), heavy))
+    awkward = "".join(t for t in cand.used if WORTH.get(t, 0.0) < 0 and t not in heavy)
+    if awkward:
+        reasons.append(Reason("plays-awkward", len(awkward), awkward))
+    if DIABLE in eff.kept:
+        reasons.append(Reason("keeps-diable", eff.kept.count(DIABLE)))
+    if not reasons:
+        reasons.append(Reason("keeps", len(eff.kept), "".join(sorted(eff.kept))))
+    if option.exposed:
+        reasons.append(Reason("opens-red", option.exposed))
+    return tuple(reasons)
+
+
+def _parts(judge: Judge, option: _Option) -> dict[str, float]:
+    """``option``'s equity in parts (they add up to its score), to say why one beats another."""
+    s = judge.s
+    eff, cand = option.effects, option.candidate
+    if eff is None or cand is None:  # an exchange or a pass: all in the hand kept
+        return {"hand": option.score}
+    parts = {"hand": judge.leave(eff.kept, eff.drawn)}
+    if s.marque:
+        parts["points"] = eff.gain - eff.others + eff.others_lose / max(1, s.others_active)
+    else:
+        parts["tiles"] = option.score - parts["hand"]  # shed tiles, going out and its score
+    parts["safety"] = -EXPOSE[judge.mode] * option.exposed
+    parts["out-next"] = OUT_NEXT[judge.mode] if option.out_next else 0.0
+    if not s.marque:
+        parts["tiles"] -= parts["safety"] + parts["out-next"]
+    return parts
+
+
+def _ahead(judge: Judge, best: _Option, other: _Option, other_notation: str) -> Reason | None:
+    """Why ``best`` ranks above ``other``: the part of the equity where it gains most."""
+    mine, theirs = _parts(judge, best), _parts(judge, other)
+    gains = {key: mine.get(key, 0.0) - theirs.get(key, 0.0) for key in mine.keys() | theirs}
+    key = max(sorted(gains), key=lambda k: gains[k])
+    if round(gains[key]) < 1:
+        return Reason("ahead-close", 0, other_notation)  # a close call: say with what
+    return Reason(f"ahead-{key}", round(gains[key]), other_notation)
 
 
 def evaluate_move(seen: PlayerView, move: Move) -> Suggestion:

@@ -238,3 +238,30 @@ def test_a_refused_hint_says_why(alice, bob) -> None:
     html = response.content.decode()
     assert 'id="move-error"' in html
     assert "parties amicales" in html
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_hint_says_why_in_the_players_language(alice, bob, language: str) -> None:
+    game = friendly_game(alice, bob)
+    player = seat_at(game, 0).player
+    player.language = language  # the site speaks the player's chosen language
+    player.save(update_fields=["language"])
+    client = client_for(player)
+    html = client.post(
+        reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    hint = computer.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    codes = [reason["code"] for reason in hint.reasons]
+    assert codes, "the hint carries what the evaluation weighed"
+    ahead = next(r for r in hint.reasons if r["code"].startswith("ahead-"))
+    # The runner-up it was ranked against is a real move of the same position.
+    game.refresh_from_db()
+    from games import engine as game_engine
+
+    runner_up = rules.best_moves(rules.view(game_engine.state_of(game), 0), 2)[1]
+    assert ahead["tiles"] == runner_up.notation
+    why = html.split('class="hint-why"')[1].split("</ul>")[0]
+    assert why.count("<li>") == len(hint.why) == len(codes)
+    assert ("Pourquoi" in html) == (language == "fr")
+    assert ("Why:" in html) == (language == "en")
+    assert runner_up.notation in why
