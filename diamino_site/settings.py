@@ -75,6 +75,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -87,6 +88,27 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts only from the site's own files, never
+# inline, never eval (htmx is configured for it in base.html); no plugins, no framing,
+# forms post only here. Style *attributes* stay allowed (the board's column count and
+# the rating chart are drawn with them); style sheets and <style> elements only ours.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # `make bench` only: /_bench/bare and the X-Queries header (diamino_site/bench.py).
 DIAMINO_BENCH_VIEWS = env_bool("DIAMINO_BENCH_VIEWS", False)

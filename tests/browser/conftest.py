@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.conf import settings as django_settings
@@ -68,6 +68,37 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 def browser_context_args(browser_context_args: dict, live_server) -> dict:
     # French first, as the site is: the pages and the accessible names are French.
     return {**browser_context_args, "base_url": live_server.url, "locale": "fr-FR"}
+
+
+# Each browser reports what the Content-Security-Policy blocked to the test (below).
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__diaminoCspViolation(
+    `${event.violatedDirective} blocked ${event.blockedURI || "inline"} on ${location.pathname}`
+  );
+});
+"""
+
+
+@pytest.fixture
+def new_context(new_context) -> Iterator[Callable[..., Any]]:
+    """pytest-playwright's contexts, failing the test on any CSP violation in any page.
+
+    The policy (settings.CONTENT_SECURITY_POLICY) blocks inline scripts and
+    handlers; a template or script that brings one back breaks the page where
+    the browser enforces it, so every browser test watches for it.
+    """
+    violations: list[str] = []
+
+    def make(**kwargs: Any) -> Any:
+        context = new_context(**kwargs)
+        context.expose_function("__diaminoCspViolation", lambda text: violations.append(text))
+        context.add_init_script(CSP_LISTENER)
+        return context
+
+    make.violations = violations  # type: ignore[attr-defined]
+    yield make
+    assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
 @pytest.fixture(autouse=True)

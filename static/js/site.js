@@ -1,0 +1,25 @@
+// Behaviour every page may need, kept out of the markup: the site's Content-Security-Policy
+// allows no inline script or handler (docs/ARCHITECTURE.md, "Security headers").
+(() => {
+  // An area marked data-swap-only-own takes an htmx answer only if the answer is that area
+  // again (a refusal included). Anything else — the log-in page after the session ended, a
+  // CSRF or server error page — is not ours to nest in the page: load the page again instead,
+  // and it says where the player stands.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const area = event.target.closest && event.target.closest("[data-swap-only-own]");
+    if (!area) return;
+    const ours = new RegExp(`id="${area.id}"`).test(event.detail.xhr.responseText);
+    event.detail.shouldSwap = ours;
+    event.detail.isError = !ours;
+    if (!ours) window.location.reload();
+  });
+
+  // A form marked data-reset-after-send empties itself once its message is taken (the chat),
+  // not when the answer shows an error next to it.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const form = event.target.closest && event.target.closest("form[data-reset-after-send]");
+    if (form && event.detail.successful && !document.querySelector("#chat-body .chat-error")) {
+      form.reset();
+    }
+  });
+})();
