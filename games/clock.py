@@ -5,7 +5,7 @@ as a counter: the turn began at ``Game.turn_started_at``, the player has
 ``days_per_move`` days of clock time, and the clock stops while the player is
 on vacation (``accounts.Vacation``). Everything that shows or acts on a
 deadline asks this module: the game page and the lists (``games/selectors``),
-the emails, the reminders and the time-outs (``notifications/periodic.py``).
+the emails, the reminders and the time-outs (``games/deadlines.py``).
 
 Starting, booking, cancelling or ending a vacation changes the deadline the
 next time it is computed; nothing needs updating. A vacation booked ahead
@@ -22,7 +22,7 @@ gift is decided under the game's row lock, like a time-out, and refused once
 the deadline has passed: the time-out comes first.
 
 Deciding a time-out and starting a vacation meet on the game row. Whoever
-decides that a deadline has passed (``notifications.periodic.apply_timeouts``,
+decides that a deadline has passed (``games.deadlines.apply_timeouts``,
 ``services.move_submit`` and ``services.game_resign``) holds the game's row
 lock and reads the vacations after taking it; ``accounts.vacations.vacation_start``
 locks the player's row, then every game where the player is to move

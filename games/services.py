@@ -351,7 +351,7 @@ def _game_resign(*, game_id: int, player: User) -> Move | GameError:
 def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
     """The seat to move let its deadline pass (R-END-4): it leaves the game.
 
-    The caller has checked the deadline (``notifications.periodic.apply_timeouts``).
+    The caller has checked the deadline (``games.deadlines.apply_timeouts``).
     """
     game = _locked_game(game_id)
     if game.status != Game.Status.RUNNING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import analysis, computer
+from games import analysis, computer, deadlines
 
 
 @shared_task(name="games.bot_move", ignore_result=True)
@@ -23,3 +23,14 @@ def bot_sweep() -> int:
 def analyse_game(game_id: int) -> bool:
     """The post-game analysis of a finished game (``games/analysis.py``)."""
     return analysis.game_analyse(game_id=game_id)
+
+
+@shared_task(name="games.clock", ignore_result=True)
+def run_clock() -> dict[str, int]:
+    """Time-outs first (a player out of time needs no reminder), then reminders."""
+    return {"timeouts": deadlines.apply_timeouts(), "reminders": deadlines.write_reminders()}
+
+
+@shared_task(name="games.digests", ignore_result=True)
+def send_digests() -> int:
+    return deadlines.write_digests()

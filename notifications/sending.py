@@ -38,7 +38,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications import emails
+from notifications import renderers
 from notifications.models import Notification
 from notifications.services import why_not
 
@@ -104,11 +104,11 @@ def send_one(notification_id: int) -> Outcome:
         # Preferences may have changed since the row was written: honour them now.
         reason = why_not(row.recipient, row.kind)
         if reason:
-            raise emails.Skip(reason)
-        message = emails.render(row)
+            raise renderers.Skip(reason)
+        message = renderers.render(row)
         message.extra_headers["Message-ID"] = message_id(row)
         message.send()
-    except emails.Skip as skip:
+    except renderers.Skip as skip:
         _finish(row, status=Status.SKIPPED, reason=str(skip)[:200])
         return Outcome("skipped")
     except Exception as exc:  # SMTP refusals, timeouts, a broken template: retry, then give up

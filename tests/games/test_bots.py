@@ -14,11 +14,10 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import audit, computer, services, tasks
+from games import audit, computer, deadlines, services, tasks
 from games import engine as game_engine
 from games.errors import GameError
 from games.models import Game, Move, Seat
-from notifications import periodic
 from notifications.models import Notification
 from ratings.models import Rating, RatingChange
 from rules.strategy import choose_move
@@ -373,8 +372,8 @@ def test_a_computer_players_turn_never_times_out(alice) -> None:
     game = bot_to_move(alice)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=30))
     before = snapshot(game)
-    assert periodic.apply_timeouts() == 0
-    assert periodic.write_reminders() == 0
+    assert deadlines.apply_timeouts() == 0
+    assert deadlines.write_reminders() == 0
     assert snapshot(game) == before
 
 

@@ -12,11 +12,10 @@ from django.utils import formats, timezone, translation
 import rules
 from accounts.models import TurnEmails, Vacation
 from accounts.vacations import VacationRefused, vacation_cancel, vacation_start
-from games import gifts, selectors, services
+from games import deadlines, gifts, selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
-from notifications import periodic
-from notifications.tasks import run_clock, send_digests
+from games.tasks import run_clock, send_digests
 from tests.factories import make_player
 from tests.games.conftest import seat_at, start_game
 from tests.notifications.conftest import new_game, rows
@@ -453,12 +452,12 @@ def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
     waiting.save()
     to_move = seat_at(game, 0).player  # their turn, but they read each email
     with committed(), time_machine.travel(datetime(2026, 3, 3, 12, tzinfo=UTC), tick=False):
-        assert periodic.write_digests() == 0
+        assert deadlines.write_digests() == 0
     assert mailoutbox == []
     to_move.turn_emails = TurnEmails.NEVER
     to_move.save()
     with committed(), time_machine.travel(datetime(2026, 3, 3, 13, tzinfo=UTC), tick=False):
-        assert periodic.write_digests() == 0
+        assert deadlines.write_digests() == 0
 
 
 # --- a vacation booked ahead -------------------------------------------------------------
