@@ -14,7 +14,7 @@ is booked (``push_past`` stops the clock from its start), so the page, the
 lists and the emails show the later deadline at once; cancelling it before it
 starts brings the deadline back, still after now.
 
-The other players may give the player to move more time (``games/gifts.py``):
+The other players may give the player to move more time (``games/services/time_given.py``):
 a day at a time, at most ``MAX_EXTRA_DAYS`` per turn from all of them. The
 days given are clock time added to the turn (``Game.turn_extra_days``, back to
 0 when a turn begins), so ``turn_days`` is what every deadline here counts. A

@@ -23,6 +23,21 @@ if False:  # pragma: no cover - typing only, avoids an import cycle with models
     from games.models import Game
 
 
+@dataclass(frozen=True)
+class Preview:
+    """What a placement would do, judged without saving (``services.move_preview``)."""
+
+    ok: bool
+    words: tuple[str, ...] = ()
+    devils: tuple[str, ...] = ()
+    points: int = 0
+    goes_out: bool = False
+    returns_needed: int = 0
+    message: str = ""
+    rule: str = ""
+    code: str = ""
+
+
 @lru_cache(maxsize=64)
 def _config(mode: str, layout: str, tiles: str, word_list: str) -> rules.GameConfig:
     return rules.make_config(mode, layout, tiles, word_list)
@@ -124,8 +139,6 @@ def _returns_owed(state: rules.GameState, move: rules.Move) -> int:
 
 def preview(game: Game, position: int, move: rules.Move, lang: str) -> Any:
     """Judge ``move`` for the player at ``position`` without saving anything."""
-    from games.services import Preview
-
     state = state_of(game)
     move = with_player(move, position)
     owed = _returns_owed(state, move)

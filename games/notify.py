@@ -18,7 +18,7 @@ Who hears what:
 - game over (by any move, resignation or time-out): every player, with the
   result;
 - annulment: every player, with the moderators' reason;
-- more time given (``games/gifts.py``): the player to move, once per gift,
+- more time given (``games/services/time_given.py``): the player to move, once per gift,
   if they read their turn emails one by one (the digest shows the deadline).
 
 Computer players get nothing (``notification_write`` writes no row for them).

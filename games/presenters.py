@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from games.computer import Hint
+    from games.services.hints import Hint
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class AnalysisView:
 
 @dataclass(frozen=True)
 class GiftView:
-    """In the history: a player gave the player to move one more day (``games/gifts.py``)."""
+    """In the history: a player gave the player to move one more day (``games/services/time_given.py``)."""
 
     giver: str
     receiver: str

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import analysis, clock, computer
+from games import clock, services
 from games import engine as game_engine
 from games.models import Game, Invitation, Seat
 from games.presenters import (
@@ -33,6 +33,7 @@ from games.presenters import (
     SquareView,
     TileView,
 )
+from games.services import analysis
 
 SQUARE_KIND_NAMES = {".": "plain", "D": "start", "#": "black", "G": "green", "R": "red"}
 
@@ -75,7 +76,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         )
     )
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
-    hint = computer.current_hint(game, me) if me is not None else None
+    hint = services.current_hint(game, me) if me is not None else None
     values = dict(config.tiles.values)
 
     state = rules.state_from_dict(game.state, config) if game.state else None
@@ -196,7 +197,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         rated=game.rated,
         bot_to_move=to_move is not None and to_move.player.is_bot and not over,
         hint=hint,
-        hints_left=computer.hints_left(game, me) if me is not None else 0,
+        hints_left=services.hints_left(game, me) if me is not None else 0,
         analysis=analysis_state,
         extra_days=game.turn_extra_days if to_move is not None else 0,
         extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import analysis, computer, deadlines
+from games import computer, deadlines, services
 
 
 @shared_task(name="games.bot_move", ignore_result=True)
@@ -21,8 +21,8 @@ def bot_sweep() -> int:
 
 @shared_task(name="games.analyse", ignore_result=True)
 def analyse_game(game_id: int) -> bool:
-    """The post-game analysis of a finished game (``games/analysis.py``)."""
-    return analysis.game_analyse(game_id=game_id)
+    """The post-game analysis of a finished game (``games/services/analysis.py``)."""
+    return services.game_analyse(game_id=game_id)
 
 
 @shared_task(name="games.clock", ignore_result=True)

@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 import rules
 from accounts.permissions import player_required
-from games import analysis, clock, computer, gifts, selectors, services
+from games import clock, selectors, services
 from games import engine as game_engine
 from games.errors import GameError
 from games.forms import (
@@ -156,7 +156,7 @@ def against_computer(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Choose a game and a level."))
         return redirect("games:lobby")
     try:
-        game = computer.game_against_computer(
+        game = services.game_against_computer(
             player=request.user,
             mode=form.cleaned_data["mode"],
             level=form.cleaned_data["level"],
@@ -212,7 +212,7 @@ def seat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request,
         game_id,
-        lambda: computer.game_seat_bot(game_id=game_id, by=request.user, level=level),
+        lambda: services.game_seat_bot(game_id=game_id, by=request.user, level=level),
     )
 
 
@@ -226,7 +226,7 @@ def unseat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
         error = GameError("bad-seat", _("Choose the computer to remove."), status=400)
     else:
         try:
-            computer.game_unseat_bot(
+            services.game_unseat_bot(
                 game_id=game_id, by=request.user, seat_id=form.cleaned_data["seat"]
             )
         except GameError as exc:
@@ -413,7 +413,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _error_response(request, game, _("Reload the page and ask again."), 400)
     try:
-        computer.hint_request(
+        services.hint_request(
             game_id=game_id, player=request.user, version=form.cleaned_data["version"]
         )
     except GameError as exc:
@@ -425,13 +425,13 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Another player gives the player to move one more day (``games/gifts.py``)."""
+    """Another player gives the player to move one more day (``games/services/time_given.py``)."""
     game = get_object_or_404(Game, pk=game_id)
     form = TimeGiftForm(request.POST)
     if not form.is_valid():
         return _error_response(request, game, _("Reload the page and try again."), 400)
     try:
-        gifts.time_give(
+        services.time_give(
             game_id=game_id,
             giver=request.user,
             version=form.cleaned_data["version"],
@@ -455,7 +455,7 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
     """A seated player asks for the finished game's analysis (when none is on its way)."""
     game = get_object_or_404(Game, pk=game_id)
     try:
-        analysis.analysis_request(game_id=game_id, player=request.user)
+        services.analysis_request(game_id=game_id, player=request.user)
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
     game.refresh_from_db()

@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import analysis, computer, services, tasks
 from games import engine as game_engine
+from games import services, tasks
 from games.errors import GameError
 from games.models import Game, Move
+from games.services import analysis
 from tests.factories import make_player
 from tests.games.test_bots import person_moves
 
@@ -41,7 +42,7 @@ def finished_game(alice, committed, mode: str = "marque") -> Game:
     Short because the analysis takes a fraction of a second to seconds a move;
     whole games are played in ``test_bots.py``.
     """
-    game = computer.game_against_computer(player=alice, mode=mode, level="debutant")
+    game = services.game_against_computer(player=alice, mode=mode, level="debutant")
     if mode == "sans-marque":
         trim_hands(game, 12)
     if game.to_move.player != alice:
@@ -125,7 +126,7 @@ def test_the_analysis_uses_only_what_each_mover_saw(alice, committed, monkeypatc
         return best_moves(view, n)
 
     monkeypatch.setattr(rules_analysis, "best_moves", capture)
-    assert analysis.game_analyse(game_id=game.pk) is True
+    assert services.game_analyse(game_id=game.pk) is True
     assert seen and all(isinstance(view, rules.PlayerView) for view in seen)
     assert all(view.hands is None and view.hand is not None for view in seen)
 
@@ -147,7 +148,7 @@ def test_an_annulled_game_is_not_analysed(alice, committed) -> None:
     assert tasks.analyse_game(game.pk) is False
     assert not Move.objects.filter(game=game, analysis__isnull=False).exists()
     with pytest.raises(GameError) as error:
-        analysis.analysis_request(game_id=game.pk, player=alice)
+        services.analysis_request(game_id=game.pk, player=alice)
     assert error.value.code == "not-finished"
     html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" not in html and 'class="move-analysis' not in html
@@ -155,10 +156,10 @@ def test_an_annulled_game_is_not_analysed(alice, committed) -> None:
 
 def test_a_running_game_is_not_analysed(alice, committed) -> None:
     with committed():
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     assert tasks.analyse_game(game.pk) is False
     with pytest.raises(GameError):
-        analysis.analysis_request(game_id=game.pk, player=alice)
+        services.analysis_request(game_id=game.pk, player=alice)
 
 
 def test_without_a_worker_a_player_asks_for_the_analysis_on_the_page(alice, committed) -> None:
@@ -181,7 +182,7 @@ def test_only_a_seated_player_asks_for_the_analysis(alice, committed) -> None:
     game = finished_game(alice, committed)
     outsider = make_player("oscar")
     with pytest.raises(GameError) as error:
-        analysis.analysis_request(game_id=game.pk, player=outsider)
+        services.analysis_request(game_id=game.pk, player=outsider)
     assert error.value.code == "not-a-player"
     html = client_for(outsider).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" not in html
@@ -199,7 +200,7 @@ def test_while_the_analysis_runs_the_history_says_so_and_polls(alice, committed)
     fragment = client.get(page + "?historique=1", HTTP_HX_REQUEST="true").content.decode()
     assert fragment.lstrip().startswith('<section class="card history" id="history"')
     # Asked again meanwhile: nothing more is queued.
-    analysis.analysis_request(game_id=game.pk, player=alice)
+    services.analysis_request(game_id=game.pk, player=alice)
     assert Game.objects.get(pk=game.pk).analysed_at is None
 
 

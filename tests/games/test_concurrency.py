@@ -15,7 +15,7 @@ import rules
 from accounts import vacations
 from accounts.models import Vacation
 from accounts.vacations import VacationRefused, vacation_start
-from games import clock, deadlines, gifts, services
+from games import clock, deadlines, services
 from games.errors import GameError
 from games.models import Game
 from notifications.models import Notification
@@ -138,13 +138,13 @@ def test_a_vacation_waits_for_a_time_out_being_applied_and_finds_the_turn_gone(a
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
 
 
-# --- a day given against another gift and against a time-out (games/gifts.py) ---------------------
+# --- a day given against another gift and against a time-out (games/services/time_given.py) ---------------------
 
 
 def give_a_day(game: Game, giver) -> str:
     """A gift from a page showing the game as it started: "given", or the refusal's code."""
     try:
-        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+        services.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
     except GameError as exc:
         return exc.code
     return "given"

@@ -282,7 +282,7 @@ def test_a_mid_game_placement_costs_a_fixed_number_of_queries(
     game = play_game([make_player(f"player{k}") for k in range(players)], moves=12)
     state = game_engine.state_of(game)
     move = _placement_changing_the_mover_alone(state, seed=7)
-    monkeypatch.setattr(services, "_system_rng", lambda: random.Random(7))
+    monkeypatch.setattr("games.services.moves.system_rng", lambda: random.Random(7))
     mover = next(s.player for s in game.seats.all() if s.position == state.turn)
     client = client_for(mover)
     with django_assert_num_queries(MOVE_QUERIES):

@@ -12,7 +12,7 @@ from django.utils import formats, timezone, translation
 import rules
 from accounts.models import TurnEmails, Vacation
 from accounts.vacations import VacationRefused, vacation_cancel, vacation_start
-from games import deadlines, gifts, selectors, services
+from games import deadlines, selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
 from games.tasks import run_clock, send_digests
@@ -333,13 +333,13 @@ def test_in_a_bigger_game_the_resignation_follows_the_time_out(alice, bob, carol
     assert game.status == Game.Status.FINISHED and seat_at(game, 1).is_winner
 
 
-# --- a day given by another player (games/gifts.py) -------------------------------------------
+# --- a day given by another player (games/services/time_given.py) -------------------------------------------
 
 
 def give_a_day(game: Game, giver, at: datetime) -> None:
     game.refresh_from_db()
     with time_machine.travel(at, tick=False):
-        gifts.time_give(
+        services.time_give(
             game_id=game.pk,
             giver=giver,
             version=game.move_count,

@@ -13,7 +13,7 @@ from django.core import mail
 import rules
 from accounts.emails import read_unsubscribe_token
 from accounts.models import TurnEmails
-from games import clock, gifts, services
+from games import clock, services
 from games import engine as game_engine
 from games.errors import GameError
 from games.models import Game, Invitation
@@ -198,14 +198,14 @@ def test_the_invitation_gives_the_days_per_move_in_good_french(
     assert shown in message.body
 
 
-# --- a day given by another player (games/gifts.py) -------------------------------------------
+# --- a day given by another player (games/services/time_given.py) -------------------------------------------
 
 
 def give_a_day(game: Game, giver, committed) -> None:
     """``giver`` gives a day an hour after T0, from a page showing the game as it is."""
     game.refresh_from_db()
     with time_machine.travel(T0 + timedelta(hours=1), tick=False), committed():
-        gifts.time_give(
+        services.time_give(
             game_id=game.pk, giver=giver, version=game.move_count, extra_days=game.turn_extra_days
         )
 
@@ -241,7 +241,7 @@ def test_a_day_given_is_emailed_once_to_the_player_to_move_with_the_new_deadline
     give_a_day(game, giver, committed)
     later = time_machine.travel(T0 + timedelta(hours=1), tick=False)
     with later, committed(), pytest.raises(GameError):  # the same page again: one day, one email
-        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+        services.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
     (message,) = mailoutbox
     assert message.to == [mover.email]
     assert message.subject == subject.format(giver=giver, game=game.pk)
@@ -292,7 +292,7 @@ def test_a_day_given_is_not_emailed_once_the_player_has_moved(alice, bob, mailou
         game = new_game([alice, bob], hands=HANDS)
     mover = seat_at(game, 0).player
     with time_machine.travel(T0 + timedelta(hours=1), tick=False):
-        gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
+        services.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
         services.move_submit(game_id=game.pk, player=mover, version=0, move=rules.Pass(0))
     row = Notification.objects.get(kind="time-gift")
     assert sending.send_one(row.pk).status == "skipped"

@@ -5,7 +5,7 @@ placement, exchange or pass, searches the best move from the mover's view
 (``rules.view``): what the player knew then, never the hands revealed at the
 end. It takes a tenth of a second to a few seconds a move, so it runs in a
 worker (``games.tasks.analyse_game``), queued when the game ends
-(``analysis_after_commit``, from ``services._play``) when
+(``analysis_after_commit``, a receiver of ``signals.game_finished``) when
 ``analyses_on_finish()`` (with a worker, by default), or when a player asks for it on the
 finished game's page (``analysis_request``). The result is stored on each
 ``Move`` (``analysis``) and the game is stamped ``analysed_at``; an annulled
@@ -21,15 +21,17 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from diamino_site.celery import app as celery_app
 from games import engine as game_engine
-from games import reasons, services
+from games import reasons, signals
 from games.errors import GameError
 from games.models import Game, Move
+from games.services.kernel import locked_game, seat_of
 from rules.analysis import MoveAnalysis, analyse_game
 from rules.strategy import Suggestion
 
@@ -52,8 +54,10 @@ def analyses_on_finish() -> bool:
     return choice
 
 
-def analysis_after_commit(game: Game) -> None:
-    """The game just finished (inside ``_play``): queue its analysis once it commits."""
+@receiver(signals.game_finished, dispatch_uid="games.analysis")
+def analysis_after_commit(game: Game, **kwargs: Any) -> None:
+    """The game just finished (``game_finished``, in the move's transaction): queue its
+    analysis once it commits."""
     if not analyses_on_finish():
         return
     game.analysis_queued_at = timezone.now()
@@ -87,8 +91,8 @@ def can_be_analysed(game: Game) -> bool:
 @transaction.atomic
 def analysis_request(*, game_id: int, player: User) -> Game:
     """A player seated at a finished game asks for its analysis (once at a time)."""
-    game = services._locked_game(game_id)
-    services._seat_of(game, player)
+    game = locked_game(game_id)
+    seat_of(game, player)
     if game.status != Game.Status.FINISHED:
         raise GameError("not-finished", _("A game is analysed once it is finished."), status=409)
     if game.analysed_at is not None or analysis_pending(game):
