@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import BotLevel, User
+from games import policies
 from games.models import Mode
 
 _PLACEMENT = re.compile(r"^([A-Za-z][0-9]{1,2})=([A-Za-z?])$")
@@ -78,13 +79,9 @@ class CreateGameForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         mode, seats = data.get("mode"), data.get("seats")
-        if mode and seats and seats not in rules.player_counts(mode):
-            allowed = rules.player_counts(mode)
-            self.add_error(
-                "seats",
-                _("This mode is played by %(low)d to %(high)d players.")
-                % {"low": allowed.start, "high": allowed.stop - 1},
-            )
+        refusal = policies.seats_refusal(mode, seats) if mode and seats else None
+        if refusal is not None:
+            self.add_error("seats", refusal.message)
         return data
 
 

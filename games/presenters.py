@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from games.services.hints import Hint
+import rules
+from games import reasons
+from rules.strategy import Suggestion
 
 
 @dataclass(frozen=True)
@@ -165,3 +166,72 @@ class GameView:
         """
         by_index = {tile.index: tile for tile in self.my_hand or ()}
         return tuple(by_index.get(k) for k in range(self.hand_slots))
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best move the computer finds for a player, as the game page shows it.
+
+    ``squares`` are the squares a placement covers (highlighted on the
+    board); ``exchange`` the tiles to exchange; ``returns`` the tiles to give
+    back for red devils. ``points``/``others_points``/``tiles``/``out`` as in
+    ``rules.strategy.Suggestion``. ``left``: hints the player has left.
+    """
+
+    version: int
+    kind: str
+    notation: str
+    words: tuple[str, ...] = ()
+    points: int = 0
+    others_points: int = 0
+    tiles: int = 0
+    out: bool = False
+    squares: tuple[str, ...] = ()
+    exchange: str = ""
+    returns: str = ""
+    reasons: tuple[dict[str, Any], ...] = ()
+    """What the evaluation weighed (``rules.strategy.Reason``, as data)."""
+    left: int = 0
+
+    @property
+    def why(self) -> list[str]:
+        """The reasons as phrases in the reader's language (``games/reasons.py``)."""
+        return reasons.phrases(self.reasons)
+
+    @classmethod
+    def of(cls, best: Suggestion, version: int) -> Hint:
+        move = best.move
+        kind = {rules.Place: "place", rules.Exchange: "exchange"}.get(type(move), "pass")
+        return cls(
+            version=version,
+            kind=kind,
+            notation=best.notation,
+            words=best.words,
+            points=best.points,
+            others_points=best.others_points,
+            tiles=best.tiles,
+            out=best.out,
+            squares=tuple(sq for sq, _ in move.tiles) if isinstance(move, rules.Place) else (),
+            exchange=move.tiles if isinstance(move, rules.Exchange) else "",
+            returns=move.returns if isinstance(move, rules.Place) else "",
+            reasons=tuple(reasons.reason_data(r) for r in best.reasons),
+        )
+
+    def as_data(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data.pop("left")
+        return data | {
+            "words": list(self.words),
+            "squares": list(self.squares),
+            "reasons": list(self.reasons),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], *, left: int) -> Hint:
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        fields |= {
+            "words": tuple(data.get("words", ())),
+            "squares": tuple(data.get("squares", ())),
+            "reasons": tuple(data.get("reasons", ())),
+        }
+        return cls(**fields | {"left": left})

@@ -14,13 +14,14 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import clock, services
+from games import clock, policies
 from games import engine as game_engine
 from games.models import Game, Invitation, Seat
 from games.presenters import (
@@ -28,12 +29,13 @@ from games.presenters import (
     DrawRound,
     GameView,
     GiftView,
+    Hint,
     MoveView,
     SeatView,
     SquareView,
     TileView,
 )
-from games.services import analysis
+from rules.engine import MARQUE_HAND
 
 SQUARE_KIND_NAMES = {".": "plain", "D": "start", "#": "black", "G": "green", "R": "red"}
 
@@ -76,7 +78,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         )
     )
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
-    hint = services.current_hint(game, me) if me is not None else None
+    hint = current_hint(game, me) if me is not None else None
     values = dict(config.tiles.values)
 
     state = rules.state_from_dict(game.state, config) if game.state else None
@@ -140,11 +142,9 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     can_give_time = (
         game.status == Game.Status.RUNNING
         and me is not None
-        and me.status == Seat.Status.ACTIVE
         and to_move is not None
-        and to_move.pk != me.pk
-        and not to_move.player.is_bot
-        and game.turn_extra_days < clock.MAX_EXTRA_DAYS
+        and policies.gift_refusal(me, to_move) is None
+        and policies.gift_cap_refusal(game, to_move) is None
         and deadline is not None
         and deadline > now
     )
@@ -156,7 +156,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     elif game.analysed_at is not None:
         analysis_state = "done"
     else:
-        analysis_state = "pending" if analysis.analysis_pending(game, now) else "missing"
+        analysis_state = "pending" if analysis_pending(game, now) else "missing"
     return GameView(
         version=game.move_count,
         mode=game.mode,
@@ -190,14 +190,14 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         over=over,
         end=game.end or None,
         winners=tuple(seat_name(s) for s in seats if s.position in winners),
-        hand_slots=12 if game.mode == "marque" else 0,
+        hand_slots=MARQUE_HAND if game.mode == "marque" else 0,
         letter_values=values,
         annulled_reason=game.annulled_reason,
         annulled_at=game.annulled_at,
         rated=game.rated,
         bot_to_move=to_move is not None and to_move.player.is_bot and not over,
         hint=hint,
-        hints_left=services.hints_left(game, me) if me is not None else 0,
+        hints_left=hints_left(game, me) if me is not None else 0,
         analysis=analysis_state,
         extra_days=game.turn_extra_days if to_move is not None else 0,
         extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,
@@ -384,3 +384,31 @@ def next_game_to_play(player: User) -> Game | None:
     """The game where it is the player's turn with the nearest deadline."""
     games = my_games(player)["my_turn"]
     return games[0] if games else None
+
+
+# --- hints and the analysis, as the pages and the services read them ----------------------
+
+
+def hints_left(game: Game, seat: Seat) -> int:
+    """How many hints the player at ``seat`` may still ask for (0 in a rated game)."""
+    if game.rated:
+        return 0
+    return max(0, settings.DIAMINO_HINTS_PER_GAME - seat.hints_used)
+
+
+def current_hint(game: Game, seat: Seat) -> Hint | None:
+    """The hint the player asked for at this move number, shown until they move."""
+    data = seat.hint
+    if not data or data.get("version") != game.move_count or game.status != Game.Status.RUNNING:
+        return None
+    return Hint.from_data(data, left=hints_left(game, seat))
+
+
+PATIENCE = timedelta(minutes=15)
+
+
+def analysis_pending(game: Game, now: datetime | None = None) -> bool:
+    """A worker was asked for the analysis a short while ago and has not finished."""
+    now = now or timezone.now()
+    queued = game.analysis_queued_at
+    return game.analysed_at is None and queued is not None and now - queued < PATIENCE

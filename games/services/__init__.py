@@ -19,7 +19,7 @@ from __future__ import annotations
 from games.engine import Preview
 from games.services.analysis import analysis_request, game_analyse
 from games.services.chat import CHAT_MAX_LENGTH, CHAT_MAX_PER_MINUTE, chat_post
-from games.services.hints import Hint, current_hint, hint_request, hints_left
+from games.services.hints import hint_request
 from games.services.moderation import game_annul
 from games.services.moves import game_resign, game_timeout, move_preview, move_submit
 from games.services.tables import (
@@ -37,11 +37,9 @@ from games.services.time_given import time_give
 __all__ = [
     "CHAT_MAX_LENGTH",
     "CHAT_MAX_PER_MINUTE",
-    "Hint",
     "Preview",
     "analysis_request",
     "chat_post",
-    "current_hint",
     "game_against_computer",
     "game_analyse",
     "game_annul",
@@ -55,7 +53,6 @@ __all__ = [
     "game_timeout",
     "game_unseat_bot",
     "hint_request",
-    "hints_left",
     "move_preview",
     "move_submit",
     "time_give",

@@ -15,7 +15,6 @@ game is not analysed.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -31,17 +30,16 @@ from games import engine as game_engine
 from games import reasons, signals
 from games.errors import GameError
 from games.models import Game, Move
+from games.selectors import PATIENCE, analysis_pending
 from games.services.kernel import locked_game, seat_of
 from rules.analysis import MoveAnalysis, analyse_game
 from rules.strategy import Suggestion
 
 log = logging.getLogger(__name__)
 
+
 # An analysis asked for this long ago and still missing was lost (a worker
 # died, the broker was down): the page offers to ask again.
-PATIENCE = timedelta(minutes=15)
-
-
 def analyses_on_finish() -> bool:
     """Whether a game is analysed as soon as it ends (``DIAMINO_ANALYSE_FINISHED_GAMES``).
 
@@ -75,13 +73,6 @@ def analysis_queue(game_id: int) -> bool:
         log.warning("analysis of game %s not queued", game_id, exc_info=True)
         return False
     return True
-
-
-def analysis_pending(game: Game, now: datetime | None = None) -> bool:
-    """A worker was asked for the analysis a short while ago and has not finished."""
-    now = now or timezone.now()
-    queued = game.analysis_queued_at
-    return game.analysed_at is None and queued is not None and now - queued < PATIENCE
 
 
 def can_be_analysed(game: Game) -> bool:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
 from games import engine as game_engine
-from games import reasons
 from games.errors import GameError, not_running, timed_out
 from games.models import Game, Seat
+from games.presenters import Hint
+from games.selectors import current_hint, hints_left
 from games.services.kernel import (
     KeepAndRefuse,
     atomic_keeping,
@@ -22,91 +20,7 @@ from games.services.kernel import (
     seats_and_mine,
     time_out_if_due,
 )
-from rules.strategy import Suggestion, best_moves
-
-
-@dataclass(frozen=True)
-class Hint:
-    """The best move the computer finds for a player, as the game page shows it.
-
-    ``squares`` are the squares a placement covers (highlighted on the
-    board); ``exchange`` the tiles to exchange; ``returns`` the tiles to give
-    back for red devils. ``points``/``others_points``/``tiles``/``out`` as in
-    ``rules.strategy.Suggestion``. ``left``: hints the player has left.
-    """
-
-    version: int
-    kind: str
-    notation: str
-    words: tuple[str, ...] = ()
-    points: int = 0
-    others_points: int = 0
-    tiles: int = 0
-    out: bool = False
-    squares: tuple[str, ...] = ()
-    exchange: str = ""
-    returns: str = ""
-    reasons: tuple[dict[str, Any], ...] = ()
-    """What the evaluation weighed (``rules.strategy.Reason``, as data)."""
-    left: int = 0
-
-    @property
-    def why(self) -> list[str]:
-        """The reasons as phrases in the reader's language (``games/reasons.py``)."""
-        return reasons.phrases(self.reasons)
-
-    @classmethod
-    def of(cls, best: Suggestion, version: int) -> Hint:
-        move = best.move
-        kind = {rules.Place: "place", rules.Exchange: "exchange"}.get(type(move), "pass")
-        return cls(
-            version=version,
-            kind=kind,
-            notation=best.notation,
-            words=best.words,
-            points=best.points,
-            others_points=best.others_points,
-            tiles=best.tiles,
-            out=best.out,
-            squares=tuple(sq for sq, _ in move.tiles) if isinstance(move, rules.Place) else (),
-            exchange=move.tiles if isinstance(move, rules.Exchange) else "",
-            returns=move.returns if isinstance(move, rules.Place) else "",
-            reasons=tuple(reasons.reason_data(r) for r in best.reasons),
-        )
-
-    def as_data(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        data.pop("left")
-        return data | {
-            "words": list(self.words),
-            "squares": list(self.squares),
-            "reasons": list(self.reasons),
-        }
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any], *, left: int) -> Hint:
-        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        fields |= {
-            "words": tuple(data.get("words", ())),
-            "squares": tuple(data.get("squares", ())),
-            "reasons": tuple(data.get("reasons", ())),
-        }
-        return cls(**fields | {"left": left})
-
-
-def hints_left(game: Game, seat: Seat) -> int:
-    """How many hints the player at ``seat`` may still ask for (0 in a rated game)."""
-    if game.rated:
-        return 0
-    return max(0, settings.DIAMINO_HINTS_PER_GAME - seat.hints_used)
-
-
-def current_hint(game: Game, seat: Seat) -> Hint | None:
-    """The hint the player asked for at this move number, shown until they move."""
-    data = seat.hint
-    if not data or data.get("version") != game.move_count or game.status != Game.Status.RUNNING:
-        return None
-    return Hint.from_data(data, left=hints_left(game, seat))
+from rules.strategy import best_moves
 
 
 def hint_request(*, game_id: int, player: User, version: int) -> Hint:

@@ -19,11 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-import rules
 from accounts.bots import bot_user
 from accounts.models import BotLevel, User
 from games import engine as game_engine
-from games import notify
+from games import notify, policies
 from games.errors import GameError, not_a_player
 from games.models import Game, Invitation, Mode, Seat
 from games.services.kernel import locked_game, require_player, start, system_rng
@@ -48,13 +47,9 @@ def game_create(
     require_player(creator)
     if mode not in Mode.values:
         raise GameError("bad-mode", _("Choose avec marque or sans marque."))
-    allowed = rules.player_counts(mode)
-    if seats not in allowed:
-        raise GameError(
-            "bad-seats",
-            _("This mode is played by %(low)d to %(high)d players.")
-            % {"low": allowed.start, "high": allowed.stop - 1},
-        )
+    refusal = policies.seats_refusal(mode, seats)
+    if refusal is not None:
+        raise refusal
     if days_per_move not in settings.DIAMINO_DAYS_PER_MOVE_CHOICES:
         raise GameError("bad-days", _("Choose 1, 2, 3, 5, 7 or 14 days per move."))
     game = Game.objects.create(

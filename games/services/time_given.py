@@ -29,9 +29,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import clock, notify
+from games import notify, policies
 from games.errors import GameError, not_running
-from games.models import Game, Seat
+from games.models import Game
 from games.services.kernel import (
     KeepAndRefuse,
     atomic_keeping,
@@ -58,23 +58,10 @@ def time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Ga
     if game.status != Game.Status.RUNNING:
         raise not_running()
     seats, seat = seats_and_mine(game, giver)
-    if seat.status != Seat.Status.ACTIVE:
-        raise GameError(
-            "not-active", _("You have left this game: you can no longer give time."), status=409
-        )
     receiver = next((s for s in seats if s.pk == game.to_move_id), None)
-    if receiver is None:
-        raise not_running()
-    if receiver.pk == seat.pk:
-        raise GameError(
-            "own-turn",
-            _("You cannot give yourself more time. Going away? Take a vacation."),
-            status=409,
-        )
-    if receiver.player.is_bot:
-        raise GameError(
-            "computer", _("A computer player has no deadline: it needs no more time."), status=409
-        )
+    refusal = policies.gift_refusal(seat, receiver)
+    if refusal is not None:
+        raise refusal
     if time_out_if_due(game, seats) is not None:
         raise KeepAndRefuse(
             GameError(
@@ -93,16 +80,9 @@ def time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Ga
             ),
             status=409,
         )
-    if game.turn_extra_days >= clock.MAX_EXTRA_DAYS:
-        raise GameError(
-            "gift-cap",
-            _(
-                "%(name)s has already been given %(days)d more days on this turn: "
-                "that is the most allowed."
-            )
-            % {"name": receiver.player, "days": clock.MAX_EXTRA_DAYS},
-            status=409,
-        )
+    refusal = policies.gift_cap_refusal(game, receiver)
+    if refusal is not None:
+        raise refusal
     game.turn_extra_days += 1
     gift = {
         "after": game.move_count,

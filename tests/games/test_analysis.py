@@ -14,10 +14,9 @@ from django.utils import timezone
 
 import rules
 from games import engine as game_engine
-from games import services, tasks
+from games import selectors, services, tasks
 from games.errors import GameError
 from games.models import Game, Move
-from games.services import analysis
 from tests.factories import make_player
 from tests.games.test_bots import person_moves
 
@@ -207,7 +206,7 @@ def test_while_the_analysis_runs_the_history_says_so_and_polls(alice, committed)
 def test_an_analysis_lost_on_its_way_can_be_asked_for_again(alice, committed) -> None:
     game = finished_game(alice, committed)
     Game.objects.filter(pk=game.pk).update(
-        analysis_queued_at=timezone.now() - analysis.PATIENCE - timedelta(minutes=1)
+        analysis_queued_at=timezone.now() - selectors.PATIENCE - timedelta(minutes=1)
     )
     html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" in html

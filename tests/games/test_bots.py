@@ -14,7 +14,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import audit, computer, deadlines, services, tasks
+from games import audit, computer, deadlines, selectors, services, tasks
 from games import engine as game_engine
 from games.errors import GameError
 from games.models import Game, Move, Seat
@@ -262,7 +262,7 @@ def test_a_person_who_joined_an_unrated_table_does_not_end_up_in_a_rated_game(
     # Whatever the table showed when Bob sat down is what he plays.
     unrated = bob_joins == "while a computer sits"
     assert game.rated is not unrated
-    hints = services.hints_left(game, game.seats.get(player=bob))
+    hints = selectors.hints_left(game, game.seats.get(player=bob))
     assert (hints > 0) is unrated
 
 

@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import services
+from games import selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
+from games.presenters import Hint
 from games.services import hints
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import rig, seat_at, snapshot
@@ -31,7 +32,7 @@ def friendly_game(alice, bob, *, rated: bool = False) -> Game:
     return rig(game, OPENING)
 
 
-def ask(game: Game, position: int, version: int | None = None) -> services.Hint:
+def ask(game: Game, position: int, version: int | None = None) -> Hint:
     game.refresh_from_db()
     return services.hint_request(
         game_id=game.pk,
@@ -221,7 +222,7 @@ def test_asking_for_a_hint_shows_it_and_outlines_its_squares(alice, bob) -> None
     )
     assert response.status_code == 200
     html = response.content.decode()
-    hint = services.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    hint = selectors.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
     assert 'id="game-area"' in html
     assert "Meilleur coup" in html and hint.notation in html
     assert html.count("hint-square") == len(hint.squares)
@@ -251,7 +252,7 @@ def test_a_hint_says_why_in_the_players_language(alice, bob, language: str) -> N
     html = client.post(
         reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
     ).content.decode()
-    hint = services.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    hint = selectors.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
     codes = [reason["code"] for reason in hint.reasons]
     assert codes, "the hint carries what the evaluation weighed"
     ahead = next(r for r in hint.reasons if r["code"].startswith("ahead-"))
