@@ -1,13 +1,13 @@
 """Computer players' turns: queued when their turn comes, played like a person's move.
 
-A computer player is a ``User`` with ``bot_level`` (``accounts/bots.py``). It
+A computer player is a ``User`` with ``bot_level`` (``accounts/computers.py``). It
 sits through the table services (``games/services/tables.py``) and plays
 through ``services.move_submit`` like a person, from a Celery task queued when
-its turn comes (``bot_turn_after_commit``, a receiver of
+its turn comes (``computer_turn_after_commit``, a receiver of
 ``signals.turn_to_play``, which the services send when they pass the turn),
 and it is given ``rules.view(state, seat)`` only: what a person in its seat
 would see (R-HIDE-1). It never times out; a turn whose task was lost is queued
-again by the minute sweep (``bot_turns_requeue``). Hints are
+again by the minute sweep (``computer_turns_requeue``). Hints are
 ``games/services/hints.py``.
 """
 
@@ -29,8 +29,7 @@ from django.utils import timezone
 import rules
 from accounts.models import BotLevel, User
 from diamino_site.celery import app as celery_app
-from games import engine as game_engine
-from games import services, signals
+from games import bridge, services, signals
 from games.errors import GameError
 from games.models import Game, Move
 from rules.strategy import choose_move
@@ -41,26 +40,26 @@ log = logging.getLogger(__name__)
 # outage, a worker that died): the sweep queues it again.
 
 
-BOT_TURN_LATE = timedelta(minutes=1)
+COMPUTER_TURN_LATE = timedelta(minutes=1)
 
 
 @receiver(signals.turn_to_play, dispatch_uid="games.computer")
-def bot_turn_after_commit(game: Game, **kwargs: Any) -> None:
+def computer_turn_after_commit(game: Game, **kwargs: Any) -> None:
     """Queue the computer player's move once the service that gave it the turn commits.
 
     Sent inside the kernel's ``start`` and ``play`` with the saved game, whose
     ``to_move`` seat was loaded with its player (no query).
     """
     seat = game.to_move
-    if game.status != Game.Status.RUNNING or seat is None or not seat.player.is_bot:
+    if game.status != Game.Status.RUNNING or seat is None or not seat.player.is_computer:
         return
-    transaction.on_commit(partial(bot_turn_queue, game.pk, game.move_count))
+    transaction.on_commit(partial(computer_turn_queue, game.pk, game.move_count))
 
 
 _eager = threading.local()
 
 
-def bot_turn_queue(game_id: int, version: int) -> None:
+def computer_turn_queue(game_id: int, version: int) -> None:
     """Hand the turn to a worker, after a short pause so the reply feels played.
 
     Never raises: a message the broker refused is queued again by the sweep.
@@ -70,17 +69,17 @@ def bot_turn_queue(game_id: int, version: int) -> None:
     played one after another in a loop, not by nesting each task in the
     previous one's commit.
     """
-    from games.tasks import bot_move
+    from games.tasks import computer_move
 
     if not celery_app.conf.task_always_eager:
         delay = settings.DIAMINO_BOT_DELAY_SECONDS
         try:
             # Expires: a message still waiting after the sweep would have queued
             # the turn again is useless (and the second one would be a no-op).
-            bot_move.apply_async(
+            computer_move.apply_async(
                 (game_id, version),
                 countdown=delay,
-                expires=delay + BOT_TURN_LATE.total_seconds(),
+                expires=delay + COMPUTER_TURN_LATE.total_seconds(),
             )
         except Exception:
             log.warning("computer turn %s@%s not queued; the sweep will", game_id, version)
@@ -94,7 +93,7 @@ def bot_turn_queue(game_id: int, version: int) -> None:
         while pending:
             turn = pending.pop(0)
             try:
-                bot_move.apply(turn, throw=True)
+                computer_move.apply(turn, throw=True)
             except Exception:
                 # The move that gave the turn is committed: its player must not
                 # see an error for the computer's. The sweep tries again.
@@ -103,7 +102,9 @@ def bot_turn_queue(game_id: int, version: int) -> None:
         _eager.pending = None
 
 
-def bot_turn_play(*, game_id: int, version: int, rng: random.Random | None = None) -> Move | None:
+def computer_turn_play(
+    *, game_id: int, version: int, rng: random.Random | None = None
+) -> Move | None:
     """Play the computer player's move in ``game_id`` at move ``version``.
 
     Safe to run twice or late: unless that computer player is still to move
@@ -114,9 +115,9 @@ def bot_turn_play(*, game_id: int, version: int, rng: random.Random | None = Non
     if game is None or game.status != Game.Status.RUNNING or game.move_count != version:
         return None
     seat = game.to_move
-    if seat is None or not seat.player.is_bot:
+    if seat is None or not seat.player.is_computer:
         return None
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     if state.turn != seat.position:
         return None
     seen = rules.view(state, seat.position)
@@ -134,24 +135,24 @@ def bot_turn_play(*, game_id: int, version: int, rng: random.Random | None = Non
         return _submit(game_id, seat.player, version, rules.Pass(seat.position))
 
 
-def _submit(game_id: int, bot: User, version: int, move: rules.Move) -> Move | None:
+def _submit(game_id: int, computer: User, version: int, move: rules.Move) -> Move | None:
     try:
-        return services.move_submit(game_id=game_id, player=bot, version=version, move=move)
+        return services.move_submit(game_id=game_id, player=computer, version=version, move=move)
     except GameError as exc:
         if exc.code in ("moved-on", "not-running"):
             return None  # played already (a second message), or the game ended meanwhile
         raise
 
 
-def bot_turns_requeue(now: datetime | None = None) -> int:
+def computer_turns_requeue(now: datetime | None = None) -> int:
     """Queue again every computer player's turn waiting for over a minute (a lost task)."""
     now = now or timezone.now()
     late = Game.objects.filter(
         status=Game.Status.RUNNING,
         to_move__player__bot_level__in=BotLevel.values,
-        turn_started_at__lte=now - BOT_TURN_LATE,
+        turn_started_at__lte=now - COMPUTER_TURN_LATE,
     ).values_list("pk", "move_count")
     turns = list(late)
     for game_id, version in turns:
-        bot_turn_queue(game_id, version)
+        computer_turn_queue(game_id, version)
     return len(turns)

@@ -39,7 +39,7 @@ def _turns_older_than(now: datetime, lead: Callable[[int], timedelta]) -> QueryS
     A lower bound found in SQL: vacations only push a deadline later, so the
     exact deadline is computed in Python for these candidates only. A computer
     player's turn is never late (nor reminded): its task plays it, and a lost
-    task is queued again (``games.computer.bot_turns_requeue``).
+    task is queued again (``games.computer.computer_turns_requeue``).
     """
     running = Game.objects.filter(
         status=Game.Status.RUNNING,

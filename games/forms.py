@@ -21,6 +21,7 @@ from accounts.models import BotLevel, User
 from games import policies
 from games.models import Mode
 
+# The move form's format (docs/NOTATION.md, "The move form"), filled by static/js/board.js.
 _PLACEMENT = re.compile(r"^([A-Za-z][0-9]{1,2})=([A-Za-z?])$")
 _TILES = re.compile(r"^[A-Z?]{1,40}$")
 
@@ -105,13 +106,13 @@ class ComputerGameForm(forms.Form):
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
 
-class SeatBotForm(forms.Form):
+class SeatComputerForm(forms.Form):
     """The creator gives a free seat to a computer player of this level."""
 
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
 
-class UnseatBotForm(forms.Form):
+class UnseatComputerForm(forms.Form):
     """The creator takes back the seat ``seat`` they gave to a computer player."""
 
     seat = forms.IntegerField(min_value=1)

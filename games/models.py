@@ -47,7 +47,7 @@ class Game(models.Model):
     # An unrated table by someone's choice, which ``rated`` alone forgets once a
     # computer sits: the creator's, or a person's who joined it while it showed
     # as unrated (``services.game_join``). Taking the last computer back restores
-    # ``rated`` (``services.game_unseat_bot``) unless this is set.
+    # ``rated`` (``services.game_unseat_computer``) unless this is set.
     friendly = models.BooleanField(_("friendly"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True

@@ -45,7 +45,7 @@ def gift_refusal(giver: Seat, receiver: Seat | None) -> GameError | None:
             _("You cannot give yourself more time. Going away? Take a vacation."),
             status=409,
         )
-    if receiver.player.is_bot:
+    if receiver.player.is_computer:
         return GameError(
             "computer", _("A computer player has no deadline: it needs no more time."), status=409
         )

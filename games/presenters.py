@@ -62,7 +62,7 @@ class SeatView:
     # The player to move's vacation booked to begin before their deadline (it pushes it).
     vacation_from: datetime | None = None
     final_hand: str | None = None  # revealed only when the game is over
-    is_bot: bool = False  # a computer player's seat
+    is_computer: bool = False  # a computer player's seat
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class GameView:
     annulled_reason: str = ""  # why staff annulled the game (status "annulled")
     annulled_at: datetime | None = None
     rated: bool = True  # counts for the ratings; hints only where it does not
-    bot_to_move: bool = False  # a computer player is to move: its reply comes in seconds
+    computer_to_move: bool = False  # a computer player is to move: its reply comes in seconds
     hint: Hint | None = None  # the viewer's hint at this move, if they asked for one
     hints_left: int = 0  # the viewer's hints left (unrated games)
     # Finished games: "done", "pending" (a worker is on it) or "missing" (ask for it).

@@ -1,4 +1,8 @@
-"""Celery tasks of the games app: they take ids, read fresh rows, and are safe to run twice."""
+"""Celery tasks of the games app: they take ids, read fresh rows, and are safe to run twice.
+
+The computer player's tasks keep their registered names ``games.bot_move`` and
+``games.bot_sweep``: messages waiting in the broker and beat's schedule name them.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,15 @@ from games import computer, deadlines, services
 
 
 @shared_task(name="games.bot_move", ignore_result=True)
-def bot_move(game_id: int, version: int) -> bool:
+def computer_move(game_id: int, version: int) -> bool:
     """A computer player's move at ``version``; nothing if the game has moved on."""
-    return computer.bot_turn_play(game_id=game_id, version=version) is not None
+    return computer.computer_turn_play(game_id=game_id, version=version) is not None
 
 
 @shared_task(name="games.bot_sweep", ignore_result=True)
-def bot_sweep() -> int:
+def computer_sweep() -> int:
     """Queue again the computer players' turns whose task was lost."""
-    return computer.bot_turns_requeue()
+    return computer.computer_turns_requeue()
 
 
 @shared_task(name="games.analyse", ignore_result=True)

@@ -72,7 +72,7 @@ def notification_write(
     (``games/computer.py``). Returns None when the key was written before, or
     for a computer player; any other integrity error is raised.
     """
-    if recipient.is_bot:
+    if recipient.is_computer:
         return None
     reason = why_not(recipient, kind)
     row = Notification(

@@ -16,7 +16,7 @@ from here: ``services.move_submit``, ``services.game_join``…
 
 from __future__ import annotations
 
-from games.engine import Preview
+from games.bridge import Preview
 from games.services.analysis import analysis_request, game_analyse
 from games.services.chat import CHAT_MAX_LENGTH, CHAT_MAX_PER_MINUTE, chat_post
 from games.services.hints import hint_request
@@ -28,9 +28,9 @@ from games.services.tables import (
     game_invite,
     game_join,
     game_leave,
-    game_seat_bot,
+    game_seat_computer,
     game_start,
-    game_unseat_bot,
+    game_unseat_computer,
 )
 from games.services.time_given import time_give
 
@@ -48,10 +48,10 @@ __all__ = [
     "game_join",
     "game_leave",
     "game_resign",
-    "game_seat_bot",
+    "game_seat_computer",
     "game_start",
     "game_timeout",
-    "game_unseat_bot",
+    "game_unseat_computer",
     "hint_request",
     "move_preview",
     "move_submit",

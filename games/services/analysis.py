@@ -26,8 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from diamino_site.celery import app as celery_app
-from games import engine as game_engine
-from games import reasons, signals
+from games import bridge, reasons, signals
 from games.errors import GameError
 from games.models import Game, Move
 from games.selectors import PATIENCE, analysis_pending
@@ -105,7 +104,7 @@ def game_analyse(*, game_id: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not can_be_analysed(game):
         return False
-    analyses = analyse_game(game_engine.record_of(game))
+    analyses = analyse_game(bridge.record_of(game))
     marque = game.mode == "marque"
     by_number = {a.number: _as_data(a, marque) for a in analyses}
     with transaction.atomic():

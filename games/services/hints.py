@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
-from games import engine as game_engine
+from games import bridge
 from games.errors import GameError, not_running, timed_out
 from games.models import Game, Seat
 from games.presenters import Hint
@@ -45,7 +45,7 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
         return shown
     if hints_left(game, seat) < 1:
         raise _no_hints_left()
-    best = best_moves(rules.view(game_engine.state_of(game), seat.position), 1)[0]
+    best = best_moves(rules.view(bridge.state_of(game), seat.position), 1)[0]
     return _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
 
 

@@ -34,8 +34,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import User
 from accounts.permissions import can_play
-from games import clock, notify, signals
-from games import engine as game_engine
+from games import bridge, clock, notify, signals
 from games.errors import GameError, moved_on, not_a_player
 from games.models import Game, Invitation, Move, Seat
 
@@ -97,7 +96,7 @@ def time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
     clock). Vacations are read here, after the lock (``games/clock.py``).
     """
     seat = next((s for s in seats if s.pk == game.to_move_id), None)
-    if seat is None or seat.player.is_bot:  # a computer player's turn is a task, never late
+    if seat is None or seat.player.is_computer:  # a computer player's turn is a task, never late
         return None
     if not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
         return None
@@ -136,7 +135,7 @@ def atomic_keeping(service: Callable[P, T]) -> Callable[P, T]:
 def start(game: Game, rng: random.Random) -> None:
     """First-player draw (R-SETUP-1), seating in play order, deal (R-SETUP-4)."""
     seats = list(game.seats.select_related("player").order_by("joined_at", "pk"))
-    started = game_engine.start(game, len(seats), rng)
+    started = bridge.start(game, len(seats), rng)
     for position, index in enumerate(started.rotation):
         seat = seats[index]
         seat.position = position
@@ -163,7 +162,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
     ``seat`` is one of ``game.seat_list()``, which the notifications and the
     page after the move read again without a query: it is kept up to date here.
     """
-    played = game_engine.play(game, move, rng)
+    played = bridge.play(game, move, rng)
     now = timezone.now()
     try:
         # No savepoint: on a duplicate move number the whole service gives up

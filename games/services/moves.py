@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
-from games import engine as game_engine
-from games.engine import Preview
+from games import bridge
+from games.bridge import Preview
 from games.errors import GameError, not_running, timed_out
 from games.models import Game, Move, Seat
 from games.services.kernel import (
@@ -36,7 +36,7 @@ def move_preview(*, game_id: int, player: User, version: int, move: rules.Move) 
         raise not_running()
     seat = seat_of(game, player)
     check_version(game, version)
-    return game_engine.preview(game, seat.position, move, get_language() or player.language)
+    return bridge.preview(game, seat.position, move, get_language() or player.language)
 
 
 @atomic_keeping
@@ -62,7 +62,7 @@ def move_submit(
     check_version(game, version)
     if isinstance(move, rules.Resign):
         raise GameError("bad-move", _("Use the resign button to resign."))
-    move = game_engine.with_player(move, seat.position)
+    move = bridge.with_player(move, seat.position)
     return play(game, seat, move, rng or system_rng())
 
 
@@ -102,8 +102,8 @@ def game_timeout(*, game_id: int, seat_id: int) -> Move | None:
     if game.status != Game.Status.RUNNING:
         return None
     seat = next((s for s in game.seat_list() if s.pk == seat_id), None)
-    state = game_engine.state_of(game)
-    if seat is None or seat.player.is_bot:  # a computer player's turn is a task, never late
+    state = bridge.state_of(game)
+    if seat is None or seat.player.is_computer:  # a computer player's turn is a task, never late
         return None
     if seat.status != Seat.Status.ACTIVE or state.turn != seat.position:
         return None

@@ -2,9 +2,9 @@
 
 Services (keyword-only, one transaction each, the game's row locked):
 ``game_create``, ``game_invite``, ``game_join``, ``game_leave``,
-``game_start``; ``game_seat_bot`` (the table's creator gives a free seat
+``game_start``; ``game_seat_computer`` (the table's creator gives a free seat
 to a computer player; the game starts when the table is full, as with
-``game_join``), ``game_unseat_bot`` (the creator takes that seat back
+``game_join``), ``game_unseat_computer`` (the creator takes that seat back
 before the start) and ``game_against_computer`` (one click: a two-seat
 friendly table with a computer player, started at once).
 """
@@ -19,10 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.bots import bot_user
+from accounts.computers import computer_user
 from accounts.models import BotLevel, User
-from games import engine as game_engine
-from games import notify, policies
+from games import bridge, notify, policies
 from games.errors import GameError, not_a_player
 from games.models import Game, Invitation, Mode, Seat
 from games.services.kernel import locked_game, require_player, start, system_rng
@@ -60,7 +59,7 @@ def game_create(
         rated=rated,
         friendly=not rated,
         creator=creator,
-        word_list=game_engine.current_word_list_id(),
+        word_list=bridge.current_word_list_id(),
     )
     Seat.objects.create(game=game, player=creator)
     for invitee in invitees:
@@ -71,7 +70,7 @@ def game_create(
 def _invite(game: Game, by: User, invitee: User) -> Invitation:
     if invitee == by or game.seats.filter(player=invitee).exists():
         raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
-    if not invitee.is_active or invitee.is_bot:  # a computer player is seated, not invited
+    if not invitee.is_active or invitee.is_computer:  # a computer player is seated, not invited
         raise GameError("no-player", _("There is no such player."), status=404)
     invitation, created = Invitation.objects.get_or_create(
         game=game, invitee=invitee, defaults={"invited_by": by}
@@ -105,7 +104,7 @@ def game_join(*, game_id: int, player: User, rng: random.Random | None = None) -
 
     Joining a table that shows as unrated (friendly, or a computer seated)
     keeps it unrated: the creator taking the computer back must not make the
-    game rated for someone who joined a friendly one (``game_unseat_bot``).
+    game rated for someone who joined a friendly one (``game_unseat_computer``).
     """
     require_player(player)
     game = locked_game(game_id)
@@ -168,7 +167,9 @@ def _bad_level() -> GameError:
 
 
 @transaction.atomic
-def game_seat_bot(*, game_id: int, by: User, level: str, rng: random.Random | None = None) -> Seat:
+def game_seat_computer(
+    *, game_id: int, by: User, level: str, rng: random.Random | None = None
+) -> Seat:
     """The creator gives a free seat of an open table to a computer player of ``level``.
 
     The table stops being rated. When it is the last seat, the game starts.
@@ -188,7 +189,7 @@ def game_seat_bot(*, game_id: int, by: User, level: str, rng: random.Random | No
     seated = list(game.seats.values_list("player_id", flat=True))
     if len(seated) >= game.seats_wanted:
         raise GameError("full", _("This table is full."), status=409)
-    seat = Seat.objects.create(game=game, player=bot_user(level, besides=seated))
+    seat = Seat.objects.create(game=game, player=computer_user(level, besides=seated))
     if game.rated:
         game.rated = False
         game.save(update_fields=["rated"])
@@ -198,7 +199,7 @@ def game_seat_bot(*, game_id: int, by: User, level: str, rng: random.Random | No
 
 
 @transaction.atomic
-def game_unseat_bot(*, game_id: int, by: User, seat_id: int) -> None:
+def game_unseat_computer(*, game_id: int, by: User, seat_id: int) -> None:
     """The creator takes back, before the start, a seat they gave to a computer player.
 
     The table is rated again once no computer sits at it, unless it is
@@ -218,7 +219,7 @@ def game_unseat_bot(*, game_id: int, by: User, seat_id: int) -> None:
     seat = game.seats.select_related("player").filter(pk=seat_id).first()
     if seat is None:
         raise GameError("no-seat", _("There is no such seat at this table."), status=404)
-    if not seat.player.is_bot:
+    if not seat.player.is_computer:
         raise GameError(
             "not-a-computer",
             _("This seat is a person's: only a computer's seat can be removed."),
@@ -248,6 +249,6 @@ def game_against_computer(
     if level not in BotLevel.values:
         raise _bad_level()
     game = game_create(creator=player, mode=mode, seats=2, days_per_move=days_per_move, rated=False)
-    game_seat_bot(game_id=game.pk, by=player, level=level, rng=rng)
+    game_seat_computer(game_id=game.pk, by=player, level=level, rng=rng)
     game.refresh_from_db()
     return game

@@ -13,8 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import engine as game_engine
-from games import selectors, services, tasks
+from games import bridge, selectors, services, tasks
 from games.errors import GameError
 from games.models import Game, Move
 from tests.factories import make_player
@@ -46,7 +45,7 @@ def finished_game(alice, committed, mode: str = "marque") -> Game:
         trim_hands(game, 12)
     if game.to_move.player != alice:
         with committed():
-            tasks.bot_move(game.pk, game.move_count)
+            tasks.computer_move(game.pk, game.move_count)
     game = person_moves(game, alice, committed, random.Random(5), limit=3)
     if game.status == Game.Status.RUNNING:
         with committed():
@@ -62,7 +61,7 @@ def trim_hands(game: Game, size: int) -> None:
     Sans marque deals far more than twelve tiles, and the first moves of a big
     hand take seconds each to analyse.
     """
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     rest = [t for hand in state.hands for t in hand[size:]] + list(state.reserve)
     random.Random(2).shuffle(rest)
     hands = ["".join(hand[:size]) for hand in state.hands]

@@ -55,7 +55,7 @@ def test_a_computer_turn_the_broker_lost_is_played_after_the_sweep(alice, monkey
         raise OperationalError("Error 111 connecting to Redis. Connection refused.")
 
     with monkeypatch.context() as patch:
-        patch.setattr(tasks.bot_move, "apply_async", broker_down)
+        patch.setattr(tasks.computer_move, "apply_async", broker_down)
         game = services.game_against_computer(player=alice, mode="marque", level="debutant")
         if game.to_move.player == alice:
             services.move_submit(
@@ -63,8 +63,8 @@ def test_a_computer_turn_the_broker_lost_is_played_after_the_sweep(alice, monkey
             )
     game.refresh_from_db()
     version = game.move_count
-    assert game.to_move.player.is_bot  # its turn was never queued
+    assert game.to_move.player.is_computer  # its turn was never queued
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
     with a_worker():
-        assert tasks.bot_sweep.apply().get() == 1
+        assert tasks.computer_sweep.apply().get() == 1
         assert wait_for(lambda: Game.objects.get(pk=game.pk).move_count == version + 1, timeout=60)

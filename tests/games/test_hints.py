@@ -258,9 +258,9 @@ def test_a_hint_says_why_in_the_players_language(alice, bob, language: str) -> N
     ahead = next(r for r in hint.reasons if r["code"].startswith("ahead-"))
     # The runner-up it was ranked against is a real move of the same position.
     game.refresh_from_db()
-    from games import engine as game_engine
+    from games import bridge
 
-    runner_up = rules.best_moves(rules.view(game_engine.state_of(game), 0), 2)[1]
+    runner_up = rules.best_moves(rules.view(bridge.state_of(game), 0), 2)[1]
     assert ahead["tiles"] == runner_up.notation
     why = html.split('class="hint-why"')[1].split("</ul>")[0]
     assert why.count("<li>") == len(hint.why) == len(codes)

@@ -13,8 +13,7 @@ from django.core import mail
 import rules
 from accounts.emails import read_unsubscribe_token
 from accounts.models import TurnEmails
-from games import clock, services
-from games import engine as game_engine
+from games import bridge, clock, services
 from games.errors import GameError
 from games.models import Game, Invitation
 from moderation.services import report_create
@@ -153,7 +152,7 @@ def test_no_email_shows_a_hand_the_reserve_or_the_tiles_drawn(
         assert "".join(sorted(seat.hand)) not in everything
     assert move.tiles_drawn not in everything
     game.refresh_from_db()
-    reserve = "".join(game_engine.state_of(game).reserve)
+    reserve = "".join(bridge.state_of(game).reserve)
     assert reserve[:6] not in everything and reserve[-6:] not in everything
     assert "Final hand" not in everything and "Main finale" not in everything
 

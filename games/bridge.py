@@ -15,12 +15,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import rules
+from games.models import Game
 from rules import record as rules_record
 from rules import wordlist
 from rules.engine import returns_owed
-
-if False:  # pragma: no cover - typing only, avoids an import cycle with models
-    from games.models import Game
 
 
 @dataclass(frozen=True)
