@@ -4,14 +4,15 @@ A rule is played on the page from a position where the path to it does not
 matter: the earlier moves are played through ``games.services`` (the same
 door the page uses), and where a position needs what a game would take long
 to reach (an empty reserve, say), ``set_hands`` writes the hands and the
-reserve of the position reached. The readers below take what the player sees:
-text on the page, never the database.
+reserve of the position reached. Then what a player does on the page (lay a
+word by tap, drag or keyboard) and reads off it: text on the page, never the
+database. ``rule`` names the RULES.md ids a test plays.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,8 @@ from accounts.models import User
 from games import engine as game_engine
 from games import services
 from games.models import Game
+from tests.browser import pages
+from tests.browser.pages import expect
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -27,6 +30,16 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 NAMES = ("alice", "bob", "carol")
+
+
+def rule(*ids: str) -> Callable:
+    """Name the RULES.md ids a test plays (read by the matrix's coverage test)."""
+
+    def mark(test: Callable) -> Callable:
+        test.rules = ids
+        return test
+
+    return mark
 
 
 def table(hands: Sequence[str], *, mode: str = "marque") -> tuple[Game, list[User]]:
@@ -75,6 +88,70 @@ def set_hands(game: Game, hands: Sequence[str], *, reserve: str | None = None) -
 
 def value(game: Game, tiles: str) -> int:
     return game_engine.config_of(game).tiles.value_of(tuple(tiles))
+
+
+# --- what the player does ---------------------------------------------------------
+
+
+def preview(page):
+    return page.locator("#preview")
+
+
+def expect_refused(page, rule_id: str, *words: str) -> None:
+    """The preview says why, naming the rule; Play stays off."""
+    expect(preview(page)).to_have_attribute("data-ok", "false")
+    expect(preview(page)).to_contain_text(rule_id)
+    for word in words:
+        expect(preview(page)).to_contain_text(word)
+    expect(page.locator("#play-button")).to_be_disabled()
+
+
+def expect_places(page, names: list[str]) -> None:
+    """The side panel gives each player their final place, ``names`` first to last."""
+    for place, name in enumerate(names, start=1):
+        expect(seat(page, name)).to_contain_text(re.compile(rf"Place finale\s*{place}"))
+
+
+def open_pages(browse, game: Game, players, *, phone: bool = False) -> list:
+    """Each player's game page; the first player's on a phone if told."""
+    result = []
+    for player in players:
+        page = browse(player, phone=phone and not result)
+        page.goto(f"/parties/{game.pk}/")
+        result.append(page)
+    return result
+
+
+def put(page, way: str, word: str, start: str, *, down: bool = False) -> None:
+    """Lay ``word`` from ``start`` on empty squares by tap, mouse drag or keyboard."""
+    column, row = start[0], int(start[1:])
+    squares = [
+        f"{column}{row + k}" if down else f"{chr(ord(column) + k)}{row}" for k in range(len(word))
+    ]
+    if way == "keyboard":
+        pages.tab_to_board(page)
+        arrow_to(page, start)
+        page.keyboard.press("Enter")
+        if down:
+            page.keyboard.press("/")
+        page.keyboard.type(word)
+        return
+    for letter, name in zip(word, squares, strict=True):
+        (pages.tap if way == "tap" else pages.drag)(page, letter, name)
+
+
+def arrow_to(page: Page, name: str) -> None:
+    """From the board square that has the focus, press the arrows to ``name``."""
+    here = page.evaluate("document.activeElement.dataset.square")
+    columns = ord(name[0]) - ord(here[0])
+    rows = int(name[1:]) - int(here[1:])
+    for key, count in (("ArrowRight", columns), ("ArrowLeft", -columns)):
+        for _ in range(max(0, count)):
+            page.keyboard.press(key)
+    for key, count in (("ArrowDown", rows), ("ArrowUp", -rows)):
+        for _ in range(max(0, count)):
+            page.keyboard.press(key)
+    expect(page.locator("#board .sq:focus")).to_have_attribute("data-square", name)
 
 
 # --- what the player reads --------------------------------------------------------
