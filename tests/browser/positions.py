@@ -154,6 +154,15 @@ def arrow_to(page: Page, name: str) -> None:
     expect(page.locator("#board .sq:focus")).to_have_attribute("data-square", name)
 
 
+def tab_until(page: Page, selector: str, presses: int = 40) -> None:
+    """Press Tab until the element ``selector`` has the focus, as a keyboard user would."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"{selector} never had the focus after {presses} Tab presses")
+
+
 # --- what the player reads --------------------------------------------------------
 
 

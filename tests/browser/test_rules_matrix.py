@@ -60,8 +60,7 @@ def test_r_place_7_sans_marque_a_red_devil_asks_for_a_tile_to_give_back(
         re.compile(r"Diable rouge en O8\s*:\s*rendez une lettre")
     )
     if way == "keyboard":
-        while not me.evaluate("document.activeElement.id === 'play-button'"):
-            me.keyboard.press("Tab")
+        pos.tab_until(me, "#play-button")
         me.keyboard.press("Enter")
         pages.expect_version(me, 1)
     else:
@@ -74,19 +73,24 @@ def test_r_place_7_sans_marque_a_red_devil_asks_for_a_tile_to_give_back(
     pages.wait_for_my_turn(other)
     assert pos.tiles_held(other)[players[0].username] == 2
     assert "H8→ ABAISSAI −1" in pos.history(other)[-1]
+    assert "Q" not in pos.history(other)[-1]
     assert pos.reserve_size(other) == reserve + 1
 
 
 @browser
 @pos.rule("R-PLACE-7", "R-END-1", "R-END-2")
-def test_r_place_7_sans_marque_a_return_that_empties_the_hand_goes_out(
-    browse, transactional_db
+@pytest.mark.parametrize("hand", ["ABAISSAIQ", "ABAISSAI"])
+def test_r_place_7_sans_marque_going_out_with_a_red_devil_owes_only_the_tiles_left(
+    browse, transactional_db, hand
 ) -> None:
-    game, players = pos.table(("ABAISSAIQ", "ROTSNEL"), mode="sans-marque")
+    """With Q left the return of Q empties the hand; with no tile left nothing is owed."""
+    game, players = pos.table((hand, "ROTSNEL"), mode="sans-marque")
     (me,) = pos.open_pages(browse, game, players[:1])
     pos.put(me, "drag", "ABAISSAI", "H8")
-    me.locator('#returns-picker [data-letter="Q"]').click()
+    if "Q" in hand:
+        me.locator('#returns-picker [data-letter="Q"]').click()
     pages.expect_preview_ok(me, "ABAISSAI")
+    expect(me.locator("#returns-picker")).to_be_visible(visible="Q" in hand)
     expect(me.locator("#preview .goes-out")).to_be_visible()
     pages.play(me)
     expect(me.locator(".game-over")).to_contain_text(players[0].username)
@@ -128,21 +132,28 @@ def test_r_place_7_avec_marque_a_red_devil_gives_10_points_and_the_hand_is_refil
 
 @browser
 @pos.rule("R-PLACE-6", "R-PLACE-8")
-def test_r_place_6_sans_marque_a_green_devil_draws_one_more_tile(browse, transactional_db) -> None:
+@pytest.mark.parametrize("reserve", ["full", "empty"])
+def test_r_place_6_sans_marque_a_green_devil_draws_one_more_tile_if_the_reserve_has_one(
+    browse, transactional_db, reserve
+) -> None:
     game, players = pos.table(("CHATEAUX", "ILROSEN"), mode="sans-marque")
     pos.played(game, "H8→ CHAT")
+    if reserve == "empty":
+        pos.set_hands(game, ("EAUX", "ILROSEN"), reserve="")
     _, me = pos.open_pages(browse, game, players)
-    reserve = pos.reserve_size(me)
+    size = pos.reserve_size(me)
+    assert size == (0 if reserve == "empty" else 112 - 15)
     pos.put(me, "tap", "IL", "J9", down=True)
     pages.expect_preview_ok(me, "AIL")
     expect(pos.preview(me)).to_contain_text(
         re.compile(r"Diable vert en J10\s*:\s*piochez une lettre de plus")
     )
     pages.play(me)
-    # Two tiles placed, then one drawn from the reserve.
-    assert len(pos.hand(me)) == 7 - 2 + 1
-    assert pos.tiles_held(me)[players[1].username] == 6
-    assert pos.reserve_size(me) == reserve - 1
+    # Two tiles placed, then one drawn from the reserve if it has one.
+    drawn = 1 if size else 0
+    assert len(pos.hand(me)) == 7 - 2 + drawn
+    assert pos.tiles_held(me)[players[1].username] == 7 - 2 + drawn
+    assert pos.reserve_size(me) == size - drawn
     assert "J8↓ (A)IL" in pos.history(me)[-1]
 
 
@@ -188,7 +199,7 @@ def test_r_place_1_and_3_tiles_off_one_line_with_a_gap_or_touching_nothing_are_r
     pages.tap(me, "B", "A1")
     pages.tap(me, "U", "B1")
     pos.expect_refused(me, "R-PLACE-3", "toucher")
-    assert pos.history(me)[-1].count("CHAT") and len(pos.history(me)) == 1
+    assert len(pos.history(me)) == 1  # nothing played: CHAT alone
 
 
 @browser
@@ -381,7 +392,7 @@ def test_r_exch_1_no_exchange_of_more_tiles_than_the_reserve_holds(
     for letter in "RL":
         me.locator(f'#hand .hand-tile[data-letter="{letter}"]').first.click()
     me.locator("#exchange-confirm").click()
-    expect(me.get_by_role("alert")).to_contain_text("que 1")
+    expect(me.get_by_role("alert")).to_contain_text("réserve")
     assert pages.version(me) == 1
     assert pos.hand(me) == "".join(sorted("R?LIOMPBDLNE"))
     pos.set_hands(game, ("EAUXESLN", "R?LIOMPBDLNE"), reserve="")
@@ -471,6 +482,23 @@ def test_r_end_1_every_player_passing_in_turn_blocks_the_game(
 
 
 @browser
+@pos.rule("R-END-3")
+def test_r_end_3_avec_marque_equal_scores_share_the_win(browse, transactional_db) -> None:
+    game, players = pos.table(("CHATEAUXESLN", "KWLIOMPBDNEE"))
+    pos.played(game, "H8→ CHAT")
+    pos.set_hands(game, ("EAUX", "KEAU"))  # 12 points left in each hand
+    pos.played(game, "Passe")
+    (me,) = pos.open_pages(browse, game, players[:1])
+    pages.pass_turn(me)
+    names = [player.username for player in players]
+    assert pages.scores(me) == {names[0]: -12, names[1]: -12}
+    expect(me.locator(".game-over")).to_contain_text("Gagnants")
+    for name in names:
+        expect(me.locator(".game-over")).to_contain_text(name)
+        expect(pos.seat(me, name)).to_contain_text(re.compile(r"Place finale\s*1"))
+
+
+@browser
 @pos.rule("R-END-4")
 def test_r_end_4_a_resignation_at_a_three_player_table_lets_the_others_play_on(
     browse, transactional_db
@@ -550,12 +578,12 @@ def test_r_hide_1_a_player_sees_their_own_tiles_and_only_counts_of_the_others(
 ) -> None:
     game, players = pos.table(("CHATEAUXESLN", "KWYZJQFFVVGG", "ILROSENTUMAA"))
     pos.played(game, "H8→ CHAT")
-    me, _ = pos.open_pages(browse, game, [players[2], players[0]])
+    (me,) = pos.open_pages(browse, game, players[2:])
     assert pos.hand(me) == "".join(sorted("ILROSENTUMAA"))
     assert pos.tiles_held(me) == {player.username: 12 for player in players}
     assert pos.reserve_size(me) == 112 - 36 - 4
     assert "H8→ CHAT" in pos.history(me)[0]
-    # Bob's K, W, Y, Z, J, Q are nowhere in the page's hand or seats.
+    # The second player's K, W, Y, Z, J, Q are nowhere in the page's hand or seats.
     seen = me.locator("#hand").inner_text() + me.locator(".seat-list").inner_text()
     assert not set("KWYZJQ") & set(seen)
     expect(me.locator(".final-hand")).to_have_count(0)
