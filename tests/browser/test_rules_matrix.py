@@ -91,6 +91,8 @@ def test_r_place_7_sans_marque_going_out_with_a_red_devil_owes_only_the_tiles_le
         me.locator('#returns-picker [data-letter="Q"]').click()
     pages.expect_preview_ok(me, "ABAISSAI")
     expect(me.locator("#returns-picker")).to_be_visible(visible="Q" in hand)
+    effect = "rendez une lettre" if "Q" in hand else "rien à rendre, votre main est vide"
+    expect(pos.preview(me)).to_contain_text(re.compile(rf"Diable rouge en O8\s*:\s*{effect}"))
     expect(me.locator("#preview .goes-out")).to_be_visible()
     pages.play(me)
     expect(me.locator(".game-over")).to_contain_text(players[0].username)
