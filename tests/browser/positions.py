@@ -29,7 +29,7 @@ from tests.games.conftest import rig, seat_at, start_game
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-NAMES = ("alice", "bob", "carol")
+NAMES = ("alice", "bob", "carol", "dave")
 
 
 def rule(*ids: str) -> Callable:

@@ -164,9 +164,10 @@ def test_r_place_6_sans_marque_a_green_devil_draws_one_more_tile_if_the_reserve_
 def test_r_place_6_avec_marque_a_green_devil_gives_5_to_each_other_player_still_in(
     browse, transactional_db
 ) -> None:
-    game, players = pos.table(("CHATEAUXESLN", "ILROSENTUMPB", "DEGIRAQOUSSE"))
+    hands = ("CHATEAUXESLN", "ILROSENTUMPB", "DEGIRAQOUSSE", "AEIOURSTLNMD")
+    game, players = pos.table(hands)
     pos.played(game, "H8→ CHAT")
-    services.game_resign(game_id=game.pk, player=players[2])  # left: gains nothing
+    services.game_resign(game_id=game.pk, player=players[3])  # left: gains nothing
     _, me = pos.open_pages(browse, game, players[:2])
     pos.put(me, "drag", "IL", "J9", down=True)
     pages.expect_preview_ok(me, "AIL")
@@ -175,7 +176,7 @@ def test_r_place_6_avec_marque_a_green_devil_gives_5_to_each_other_player_still_
     )
     pages.play(me)
     names = [player.username for player in players]
-    assert pages.scores(me) == {names[0]: 5, names[1]: 0, names[2]: 0}
+    assert pages.scores(me) == {names[0]: 5, names[1]: 0, names[2]: 5, names[3]: 0}
     assert len(pos.hand(me)) == 12
 
 
