@@ -61,6 +61,7 @@ class SeatView:
     # The player to move's vacation booked to begin before their deadline (it pushes it).
     vacation_from: datetime | None = None
     final_hand: str | None = None  # revealed only when the game is over
+    place: int | None = None  # in the final ranking (1 = best; R-END-2 to 4), once the game is over
     is_bot: bool = False  # a computer player's seat
 
 

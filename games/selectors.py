@@ -98,6 +98,8 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     )
     turn = state.turn if state and not state.over else None
     winners = set(state.result.winners) if state and state.result else set()
+    # The ranking is the rules' (a blocked sans-marque game has no winner but has places).
+    places = rules.ranks(state) if state and state.result else None
     back_at = {
         s.pk: None if over else clock.on_vacation_until(vacations.get(s.player_id, []), now)
         for s in seats
@@ -122,6 +124,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             if turn is not None and s.position == turn
             else None,
             final_hand="".join(state.hands[s.position]) if (state and over) else None,
+            place=places[s.position] if places else None,
             is_bot=s.player.is_bot,
         )
         for k, s in enumerate(seats)

@@ -36,6 +36,7 @@
   let exchange = new Set(); // hand tiles chosen for an exchange
   let returns = new Set(); // hand tiles chosen as red-devil returns
   let returnsNeeded = 0;
+  let choiceTiles = new Map(); // a button of the returns picker -> its hand tile
   let previewOk = false;
   let emptyPreview = "";
   let suppressClickUntil = 0;
@@ -293,7 +294,10 @@
     if (!picker) return;
     picker.hidden = returnsNeeded === 0;
     const box = $(".picker-tiles", picker);
+    // Every preview rebuilds the choices: a keyboard user keeps the focus on the same tile.
+    const focused = box.contains(document.activeElement) ? choiceTiles.get(document.activeElement) : null;
     box.replaceChildren();
+    choiceTiles = new Map();
     if (returnsNeeded === 0) return;
     for (const tile of freeTiles()) {
       const button = tile.cloneNode(true);
@@ -305,9 +309,14 @@
         else if (returns.size < returnsNeeded) returns.add(tile);
         button.setAttribute("aria-pressed", String(returns.has(tile)));
         writeReturns();
+        // The returns are part of the move: the server judges them too before Play is offered.
+        previewOk = false;
         refreshButtons();
+        if (previewTrigger && window.htmx) window.htmx.trigger(previewTrigger, "preview-move");
       });
+      choiceTiles.set(button, tile);
       box.append(button);
+      if (tile === focused) button.focus();
     }
   }
 
@@ -402,10 +411,15 @@
     }
   }
 
-  /** Enter after typing: go to the Play button, a second Enter sends the move. */
+  /** Enter after typing: go to the Play button, a second Enter sends the move;
+   * to the tiles to give back first while red devils are owed some. */
   function confirmFlow() {
     const play = $("#play-button");
-    if (play && !play.disabled) {
+    const choice = returns.size < returnsNeeded ? $("#returns-picker .return-choice") : null;
+    if (choice) {
+      choice.focus();
+      announce($("#returns-title")?.textContent.trim());
+    } else if (play && !play.disabled) {
       play.focus();
       announce(t(announcer, "tPlay"));
     } else {

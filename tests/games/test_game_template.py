@@ -480,3 +480,28 @@ def test_board_js_parses():
         text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_a_preview_asking_for_red_devil_returns_tells_the_page_how_many():
+    """Issue 18, defect 1: the error branch said 0, so no picker appeared (R-PLACE-7)."""
+    preview = {"ok": False, "message": "Give back exactly 1 tile", "returns_needed": 1}
+    html = render("games/game.html#preview", preview=preview)
+    assert 'data-returns-needed="1"' in html
+    other = {"ok": False, "message": "HCA is not a word", "rule": "R-PLACE-4"}
+    assert 'data-returns-needed="0"' in render("games/game.html#preview", preview=other)
+
+
+def test_a_finished_game_shows_each_player_s_final_place():
+    """A blocked sans-marque game has no winner, but its players are ranked (R-END-2)."""
+    alice, bob = seats(over=True)
+    view = game_view(
+        over=True,
+        status="finished",
+        end="blocked",
+        winners=(),
+        is_my_turn=False,
+        seats=(replace(alice, place=2), replace(bob, place=1)),
+    )
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render(view=view)))
+    assert "Alice" in text and "Final place 2" in text and "Final place 1" in text
+    assert "Final place" not in render()  # not while the game runs
