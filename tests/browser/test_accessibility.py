@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from accounts.models import User
 
-pytestmark = [pytest.mark.browser, pytest.mark.axe]
+pytestmark = pytest.mark.browser
 
 LANGUAGES = ("fr", "en")
 DEVICES = {"desktop": False, "phone": True}  # the ``phone`` argument of ``browse``
@@ -355,6 +355,7 @@ def described(violation: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.axe
 @pytest.mark.parametrize("name", PAGES)
 def test_axe_finds_no_violation_on_the_page(name, browse, transactional_db, error_urls) -> None:
     visit = PAGES[name](Stage())
