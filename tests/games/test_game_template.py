@@ -204,12 +204,15 @@ def test_the_start_square_is_marked_when_empty():
 
 def test_tiles_show_their_letter_value_and_the_last_move():
     html = render()
-    assert 'aria-label="H8, letter C"' in square(html, "H8")
-    assert 'aria-label="K8, letter T, diable"' in square(html, "K8")
-    assert "last-move" in square(html, "I7") and "letter A, last move" in square(html, "I7")
+    assert 'aria-label="H8, letter C, 3 points"' in square(html, "H8")
+    assert 'aria-label="K8, letter T, 0 points, diable"' in square(html, "K8")
+    assert "last-move" in square(html, "I7") and "letter A, 1 point, last move" in square(
+        html, "I7"
+    )
     assert "last-move" not in square(html, "H8")
+    # The letter and the points are two words of the text, "T 0", as the name says them.
     assert (
-        '<span class="tile board-tile is-diable" aria-hidden="true"><span class="tile-letter">T</span><span class="tile-value">0</span>'
+        '<span class="tile board-tile is-diable" aria-hidden="true"><span class="tile-letter">T</span> <span class="tile-value">0</span>'
         in html
     )
 
@@ -257,14 +260,14 @@ def test_hand_tiles_are_named_by_letter_and_points_in_french():
     assert buttons == [
         '<button type="button" class="tile hand-tile" data-index="0" data-letter="A" '
         'data-value="1" aria-pressed="false" aria-label="A, 1 point"><span class="tile-letter" '
-        'aria-hidden="true">A</span><span class="tile-value" aria-hidden="true">1</span></button>',
+        'aria-hidden="true">A</span> <span class="tile-value" aria-hidden="true">1</span></button>',
         '<button type="button" class="tile hand-tile" data-index="1" data-letter="K" '
         'data-value="10" aria-pressed="false" aria-label="K, 10 points"><span class="tile-letter" '
-        'aria-hidden="true">K</span><span class="tile-value" aria-hidden="true">10</span></button>',
+        'aria-hidden="true">K</span> <span class="tile-value" aria-hidden="true">10</span></button>',
         # French says "0 point": zero takes the singular.
         '<button type="button" class="tile hand-tile is-diable" data-index="2" data-letter="?" '
         'data-value="0" aria-pressed="false" aria-label="diable, 0 point"><span class="tile-letter" '
-        'aria-hidden="true">?</span><span class="tile-value" aria-hidden="true">0</span></button>',
+        'aria-hidden="true">?</span> <span class="tile-value" aria-hidden="true">0</span></button>',
     ]
 
 
@@ -274,8 +277,8 @@ def test_a_diable_on_the_board_is_escaped_and_labelled_in_french():
             "games/game.html#board",
             {"view": game_view(), "urls": URLS, "game": SimpleNamespace(pk=7)},
         )
-    assert 'aria-label="K8, lettre T, diable"' in square(html, "K8")
-    assert 'aria-label="H8, lettre C"' in square(html, "H8")
+    assert 'aria-label="K8, lettre T, 0 point, diable"' in square(html, "K8")
+    assert 'aria-label="H8, lettre C, 3 points"' in square(html, "H8")
     assert 'aria-label="B2, case noire, vide"' in square(html, "B2")
 
 
