@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -237,6 +237,8 @@ def error_page(code: int) -> Callable[[Stage], Visit]:
 PAGES: dict[str, Callable[[Stage], Visit]] = {
     "home, signed out": lambda s: Visit(None, "/"),
     "home, signed in": lambda s: Visit(s.camille, "/"),
+    "how to play": lambda s: Visit(None, "/regles/"),
+    "how to play, printable": lambda s: Visit(None, "/regles/imprimer/"),
     "lobby": lambda s: (s.table, Visit(s.camille, "/parties/"))[1],
     "create a table, with errors": lambda s: Visit(s.camille, "/parties/", invite_nobody),
     "table waiting, its creator": lambda s: Visit(s.hugo, f"/parties/{s.table.pk}/"),
@@ -337,8 +339,15 @@ def error_urls(settings) -> None:
 
 # --- axe ---------------------------------------------------------------------------
 def axe_violations(page: Page) -> list[dict[str, Any]]:
-    page.add_script_tag(path=str(AXE))
+    # Evaluated through the browser's devtools, not as a <script> tag: the site's
+    # Content-Security-Policy rightly blocks inline scripts (tests/site/test_csp.py).
+    page.evaluate(axe_source())
     return page.evaluate("async () => (await axe.run(document)).violations")
+
+
+@cache
+def axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
 
 
 def described(violation: dict[str, Any]) -> str:
