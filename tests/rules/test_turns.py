@@ -48,6 +48,8 @@ def test_r_exch_1_exchange_needs_enough_tiles_in_the_reserve():
     state = replace(start("marque", ("ABCD", "EF")), reserve=tuple("X"))
     error = illegal(state, Exchange(0, "AB"))
     assert (error.code, error.rule) == ("reserve-too-small", "R-EXCH-1")
+    assert error.message("en") == "The reserve holds only 1 tile: exchange fewer."
+    assert error.message("fr") == "La réserve n'a que 1 lettre\u00a0: échangez-en moins."
     assert illegal(replace(state, reserve=()), Exchange(0, "A")).code == "reserve-too-small"
 
 
