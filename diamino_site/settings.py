@@ -230,6 +230,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English times end with "AM"/"PM", not "a.m.", so no sentence ends "a.m.." (formats/en).
+FORMAT_MODULE_PATH = ["diamino_site.formats"]
 USE_I18N = True
 TIME_ZONE = "Europe/Paris"
 USE_TZ = True

@@ -93,7 +93,7 @@ def test_the_deadline_is_in_the_recipients_time_zone_and_language(
     game, message = the_turn_email([alice, bob], committed, mailoutbox)
     recipient = seat_at(game, 1).player
     if recipient.language == "en":  # Thursday 15:00 UTC = 10:00 in New York
-        assert "Deadline: March 5, 2026, 10 a.m. (America/New_York)" in message.body
+        assert "Deadline: March 5, 2026, 10:00 AM (America/New_York)" in message.body
         assert "It is your turn in Game" in message.body
         assert message.subject == f"[Diamino] Your turn — Game {game.pk}"
         assert '<html lang="en">' in html_of(message)
@@ -218,7 +218,7 @@ def give_a_day(game: Game, giver, committed) -> None:
             "America/New_York",
             "[Diamino] {giver} gave you one more day — Game {game}",
             "{giver} gave you one more day to play in Game {game}: your deadline is now "
-            "March 6, 2026, 10 a.m.",
+            "March 6, 2026, 10:00 AM.",
         ),
         (
             "fr",
