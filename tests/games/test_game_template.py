@@ -30,6 +30,7 @@ from games.presenters import (
     SeatView,
     SquareView,
     TileView,
+    notation_shown,
 )
 
 LAYOUT = """\
@@ -480,3 +481,20 @@ def test_board_js_parses():
         text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("notation", "english"),
+    [
+        ("Échange 3", "Exchange 3"),
+        ("Passe", "Pass"),
+        ("Abandon", "Resignation"),
+        ("Temps dépassé", "Time-out"),
+        ("M8→ (TA)S −1", "M8→ (TA)S −1"),
+    ],
+)
+def test_a_notation_is_shown_in_the_reader_s_language(notation, english):
+    with translation.override("en"):
+        assert notation_shown(notation) == english
+    with translation.override("fr"):
+        assert notation_shown(notation) == notation

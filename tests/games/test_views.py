@@ -378,3 +378,24 @@ def test_the_player_page_lists_started_games(game) -> None:
     player = seat_at(game, 0).player
     html = client_for(player).get(reverse("accounts:player", args=[player.username])).content
     assert reverse("games:page", args=[game.pk]) in html.decode()
+
+
+def test_the_move_list_speaks_the_reader_s_language_and_the_moves_keep_their_notation(
+    game,
+) -> None:
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    first.language, second.language = "en", "fr"
+    first.save(), second.save()
+    services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Exchange(0, "CH"))
+    services.move_submit(game_id=game.pk, player=second, version=1, move=rules.Pass(1))
+    services.game_resign(game_id=game.pk, player=first)
+    page = reverse("games:page", args=[game.pk])
+
+    def notations(user) -> list[str]:
+        html = client_for(user).get(page).content.decode()
+        return re.findall(r'<code class="move-notation">([^<]*)</code>', html)
+
+    assert notations(first) == ["Exchange 2", "Pass", "Resignation"]
+    assert notations(second) == ["Échange 2", "Passe", "Abandon"]
+    stored = list(game.moves.order_by("number").values_list("notation", flat=True))
+    assert stored == ["Échange 2", "Passe", "Abandon"]  # docs/NOTATION.md

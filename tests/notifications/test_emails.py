@@ -180,7 +180,8 @@ def test_the_game_over_email_gives_the_result_to_every_player(
     assert winner_line in to_loser.body
     english = to_winner if winner.language == "en" else to_loser
     assert english.subject == f"[Diamino] Game over — Game {game.pk}"
-    assert "Abandon (Resignation)" in english.body
+    assert re.search(r"Last move \(move \d+\) by \w+: Resignation\n", english.body)
+    assert "Abandon" not in english.body
     french = to_loser if english is to_winner else to_winner
     assert french.subject == f"[Diamino] Partie terminée — Partie {game.pk}"
 
@@ -352,3 +353,30 @@ def test_french_emails_put_a_non_breaking_space_before_every_colon(bob) -> None:
     turn = rendered[Notification.Kind.TURN]
     assert re.search("Échéance\u00a0: \\d", turn.body)
     assert "Joueurs\u00a0:" in turn.body and "Ouvrir la partie\u00a0: http" in turn.body
+
+
+@pytest.mark.parametrize(
+    ("language", "intro", "shown"),
+    [("en", r"Last move \(move 1\) by", "Exchange 2"), ("fr", r"joué par", "Échange 2")],
+)
+def test_the_last_move_is_written_in_the_reader_s_language(
+    alice, bob, committed, mailoutbox, language, intro, shown
+) -> None:
+    for player in (alice, bob):
+        player.language = language
+        player.save()
+    game = new_game([alice, bob], hands=HANDS)
+    with committed():
+        services.move_submit(
+            game_id=game.pk,
+            player=seat_at(game, 0).player,
+            version=0,
+            move=rules.Exchange(0, "CH"),
+            rng=random.Random(0),
+        )
+    (message,) = mailoutbox
+    for body in (message.body, html_of(message)):
+        assert re.search(rf"{intro} \w+\s?:\s*(<strong[^>]*>)?{shown}(\s|<)", body), body
+        # One word for the move: no "(Exchange)" after it any more.
+        assert "(Exchange)" not in body and "(Échange)" not in body
+    assert game.moves.get().notation == "Échange 2"  # the record's notation (docs/NOTATION.md)
