@@ -240,6 +240,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "static"
+# Served at the site's root by WhiteNoise: /favicon.ico, which browsers ask for on their own.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 # WhiteNoise warns on every request when its root is missing; make it exist.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {

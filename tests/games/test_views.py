@@ -399,3 +399,19 @@ def test_the_move_list_speaks_the_reader_s_language_and_the_moves_keep_their_not
     assert notations(second) == ["Échange 2", "Passe", "Abandon"]
     stored = list(game.moves.order_by("number").values_list("notation", flat=True))
     assert stored == ["Échange 2", "Passe", "Abandon"]  # docs/NOTATION.md
+
+
+def test_the_tab_title_and_icon_tell_the_player_to_move_it_is_their_turn(game) -> None:
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    page = reverse("games:page", args=[game.pk])
+    mine = client_for(first).get(page).content.decode()
+    assert f"<title>(À vous) Partie {game.pk} · Diamino</title>" in mine
+    assert re.search(r'<link rel="icon" href="[^"]*favicon-turn\.svg" type="image/svg\+xml"', mine)
+    theirs = client_for(second).get(page).content.decode()
+    assert f"<title>Partie {game.pk} · Diamino</title>" in theirs
+    assert re.search(r'<link rel="icon" href="[^"]*/favicon\.svg" type="image/svg\+xml"', theirs)
+    # The poll's fragment carries the title and icon the page takes on (static/js/tab.js).
+    services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
+    fragment = client_for(second).get(f"{page}?since=0", HTTP_HX_REQUEST="true").content.decode()
+    assert f'data-tab-title="(À vous) Partie {game.pk} · Diamino"' in fragment
+    assert re.search(r'data-favicon="[^"]*favicon-turn\.svg"', fragment)
