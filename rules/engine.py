@@ -156,12 +156,12 @@ def _without(hand: tuple[str, ...], tiles: str, code: str, rule: str) -> list[st
     )
     for tile in tiles:
         if tile not in TILE_CHARS or tile not in rest:
-            shown = "diable" if tile == DIABLE else tile
+            shown_fr, shown_en = ("diable", "joker") if tile == DIABLE else (tile, tile)
             raise IllegalMove(
                 code,
                 rule,
-                f"Vous n'avez pas de {shown} en main {verb_fr}.",
-                f"You have no {shown} in your hand {verb_en}.",
+                f"Vous n'avez pas de {shown_fr} en main {verb_fr}.",
+                f"You have no {shown_en} in your hand {verb_en}.",
             )
         rest.remove(tile)
     return rest

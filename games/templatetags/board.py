@@ -84,11 +84,11 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
 
 @register.simple_tag
 def hand_tile(tile: TileView) -> SafeString:
-    """One tile of the viewer's hand: a button named by its letter (or "diable") and points."""
+    """One tile of the viewer's hand: a button named by its letter (or "joker") and points."""
     letter = escape(tile.letter)
     value = escape(str(tile.value))
     is_diable = tile.letter == "?"
-    name = escape(gettext("diable")) if is_diable else letter
+    name = escape(gettext("joker")) if is_diable else letter
     # As {% blocktranslate %} does: the number escaped, the translation as written.
     points = ngettext("%(counter)s point", "%(counter)s points", tile.value) % {"counter": value}
     return mark_safe(  # every value above is escaped

@@ -206,7 +206,7 @@ def test_the_start_square_is_marked_when_empty():
 def test_tiles_show_their_letter_value_and_the_last_move():
     html = render()
     assert 'aria-label="H8, letter C"' in square(html, "H8")
-    assert 'aria-label="K8, letter T, diable"' in square(html, "K8")
+    assert 'aria-label="K8, letter T, joker"' in square(html, "K8")
     assert "last-move" in square(html, "I7") and "letter A, last move" in square(html, "I7")
     assert "last-move" not in square(html, "H8")
     assert (
@@ -231,7 +231,7 @@ def test_my_hand_has_twelve_numbered_slots_in_avec_marque():
     numbers = re.findall(r'<span class="slot-number" aria-hidden="true">(\d+)</span>', html)
     assert numbers == [str(n) for n in range(1, 13)]
     assert html.count('class="tile hand-tile') == 10
-    assert 'data-letter="?"' in html and 'aria-label="diable, 0 points"' in html
+    assert 'data-letter="?"' in html and 'aria-label="joker, 0 points"' in html
 
 
 def test_each_tile_stays_in_its_numbered_slot_when_slots_are_empty():

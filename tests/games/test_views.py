@@ -415,3 +415,17 @@ def test_the_tab_title_and_icon_tell_the_player_to_move_it_is_their_turn(game) -
     fragment = client_for(second).get(f"{page}?since=0", HTTP_HX_REQUEST="true").content.decode()
     assert f'data-tab-title="(À vous) Partie {game.pk} · Diamino"' in fragment
     assert re.search(r'data-favicon="[^"]*favicon-turn\.svg"', fragment)
+
+
+def test_an_english_page_calls_the_tile_a_joker_never_a_diable(alice, bob) -> None:
+    game = rig(start_game([alice, bob]), ("?HATEAUXSIRN", "KWYZEPOTMLUE"))
+    first = seat_at(game, 0).player
+    first.language = "en"
+    first.save()
+    html = client_for(first).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert (
+        'aria-label="joker, 0 points"' in html and "Which letter does the joker stand for?" in html
+    )
+    # What is left is markup (class names and ids), never words a player reads.
+    words = re.sub(r"(is-diable|diable-(dialog|title|hint)|data-t-diable)", "", html)
+    assert "diable" not in words.lower()

@@ -380,3 +380,14 @@ def test_the_last_move_is_written_in_the_reader_s_language(
         # One word for the move: no "(Exchange)" after it any more.
         assert "(Exchange)" not in body and "(Échange)" not in body
     assert game.moves.get().notation == "Échange 2"  # the record's notation (docs/NOTATION.md)
+
+
+def test_english_calls_the_tile_a_joker_and_the_squares_devils(
+    alice, bob, committed, mailoutbox
+) -> None:
+    for player in (alice, bob):
+        player.language = "en"
+        player.save()
+    _game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    assert "- green devil, + red devil. A lower-case letter is a joker." in message.body
+    assert "diable" not in message.body.lower() and "diable" not in html_of(message).lower()

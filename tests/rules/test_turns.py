@@ -60,6 +60,9 @@ def test_r_exch_1_exchange_needs_at_least_one_tile():
 def test_r_exch_1_exchanged_tiles_come_from_the_hand():
     error = illegal(start(), Exchange(0, "QQ"))
     assert (error.code, error.rule) == ("not-in-hand", "R-HAND-1")
+    joker = illegal(start(), Exchange(0, "?"))
+    assert joker.message("en") == "You have no joker in your hand to exchange."
+    assert joker.message("fr") == "Vous n'avez pas de diable en main à échanger."
 
 
 def test_r_exch_1_exchange_with_an_rng_draws_at_random_and_replays_exactly():
