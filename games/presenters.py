@@ -11,8 +11,32 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.utils.translation import pgettext
+
+from rules import notation as rules_notation
+
 if TYPE_CHECKING:
     from games.computer import Hint
+
+
+def notation_shown(notation: str) -> str:
+    """A move's notation (docs/NOTATION.md) in the reader's language.
+
+    Records and the ``Move`` row keep the notation as NOTATION.md writes it
+    ("Échange 3", "Passe"); a page or an email writes the words of an
+    exchange, a pass, a resignation or a time-out in its reader's language.
+    A placement ("H8→ CHAT") is the same in every language.
+    """
+    if notation == rules_notation.PASS:
+        return pgettext("move notation", "Pass")
+    if notation == rules_notation.RESIGN:
+        return pgettext("move notation", "Resignation")
+    if notation == rules_notation.TIMEOUT:
+        return pgettext("move notation", "Time-out")
+    word, _, count = notation.partition(" ")
+    if word == rules_notation.EXCHANGE and count.isdigit():
+        return pgettext("move notation", "Exchange %(count)s") % {"count": count}
+    return notation
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from games.presenters import (
     SeatView,
     SquareView,
     TileView,
+    notation_shown,
 )
 
 SQUARE_KIND_NAMES = {".": "plain", "D": "start", "#": "black", "G": "green", "R": "red"}
@@ -176,7 +177,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
                 number=number,
                 player=by_pk.get(seat_id, "?"),
                 kind=kind,
-                notation=notation,
+                notation=notation_shown(notation),
                 words=tuple(words),
                 points=points,
                 played_at=played_at,
@@ -227,7 +228,7 @@ def _gifts(game: Game, by_pk: dict[int, str], me: Seat | None) -> dict[int, list
 
 def _analysis_view(data: dict[str, Any]) -> AnalysisView:
     return AnalysisView(
-        best=data["best"],
+        best=notation_shown(data["best"]),
         words=tuple(data.get("words", ())),
         gain=data.get("gain", 0),
         played_gain=data.get("played_gain", 0),

@@ -27,7 +27,8 @@ from django.utils.translation import gettext as _
 from accounts.emails import absolute_url, build_email
 from accounts.models import User
 from games import clock, selectors
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Seat
+from games.presenters import notation_shown
 from moderation.models import Report
 from moderation.services import own_case
 from notifications import board
@@ -57,8 +58,7 @@ def _last_move(game: Game) -> dict[str, Any] | None:
         "number": move.number,
         "player": selectors.seat_name(move.seat),
         "kind": move.kind,
-        "kind_label": Move.Kind(move.kind).label,
-        "notation": move.notation,
+        "notation": notation_shown(move.notation),
         "words": list(move.words),
         "points": move.points,
     }

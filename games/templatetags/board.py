@@ -87,11 +87,11 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
 
 @register.simple_tag
 def hand_tile(tile: TileView) -> SafeString:
-    """One tile of the viewer's hand: a button named by its letter (or "diable") and points."""
+    """One tile of the viewer's hand: a button named by its letter (or "joker") and points."""
     letter = escape(tile.letter)
     value = escape(str(tile.value))
     is_diable = tile.letter == "?"
-    name = escape(gettext("diable")) if is_diable else letter
+    name = escape(gettext("joker")) if is_diable else letter
     points = escape(points_phrase(tile.value))
     return mark_safe(  # every value above is escaped
         f'<button type="button" class="tile hand-tile{" is-diable" if is_diable else ""}" '

@@ -30,6 +30,7 @@ from games.presenters import (
     SeatView,
     SquareView,
     TileView,
+    notation_shown,
 )
 
 LAYOUT = """\
@@ -205,7 +206,7 @@ def test_the_start_square_is_marked_when_empty():
 def test_tiles_show_their_letter_value_and_the_last_move():
     html = render()
     assert 'aria-label="H8, letter C, 3 points"' in square(html, "H8")
-    assert 'aria-label="K8, letter T, 0 points, diable"' in square(html, "K8")
+    assert 'aria-label="K8, letter T, 0 points, joker"' in square(html, "K8")
     assert "last-move" in square(html, "I7") and "letter A, 1 point, last move" in square(
         html, "I7"
     )
@@ -233,7 +234,7 @@ def test_my_hand_has_twelve_numbered_slots_in_avec_marque():
     numbers = re.findall(r'<span class="slot-number" aria-hidden="true">(\d+)</span>', html)
     assert numbers == [str(n) for n in range(1, 13)]
     assert html.count('class="tile hand-tile') == 10
-    assert 'data-letter="?"' in html and 'aria-label="diable, 0 points"' in html
+    assert 'data-letter="?"' in html and 'aria-label="joker, 0 points"' in html
 
 
 def test_each_tile_stays_in_its_numbered_slot_when_slots_are_empty():
@@ -508,3 +509,20 @@ def test_a_finished_game_shows_each_player_s_final_place():
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render(view=view)))
     assert "Alice" in text and "Final place 2" in text and "Final place 1" in text
     assert "Final place" not in render()  # not while the game runs
+
+
+@pytest.mark.parametrize(
+    ("notation", "english"),
+    [
+        ("Échange 3", "Exchange 3"),
+        ("Passe", "Pass"),
+        ("Abandon", "Resignation"),
+        ("Temps dépassé", "Time-out"),
+        ("M8→ (TA)S −1", "M8→ (TA)S −1"),
+    ],
+)
+def test_a_notation_is_shown_in_the_reader_s_language(notation, english):
+    with translation.override("en"):
+        assert notation_shown(notation) == english
+    with translation.override("fr"):
+        assert notation_shown(notation) == notation
