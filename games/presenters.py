@@ -103,6 +103,8 @@ class AnalysisView:
     played_gain: int
     played_best: bool
     others_points: int = 0
+    why: tuple[str, ...] = ()
+    """Why the best move ranks first, in the reader's language (``games/reasons.py``)."""
 
     @property
     def gain_count(self) -> int:

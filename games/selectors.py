@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import analysis, clock, computer
+from games import analysis, clock, computer, reasons
 from games import engine as game_engine
 from games.models import Game, Invitation, Seat
 from games.presenters import (
@@ -234,6 +234,7 @@ def _analysis_view(data: dict[str, Any]) -> AnalysisView:
         played_gain=data.get("played_gain", 0),
         played_best=data.get("played_best", False),
         others_points=data.get("others_points", 0),
+        why=tuple(reasons.phrases(data.get("why", ()))),
     )
 
 

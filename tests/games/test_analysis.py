@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
+from html import escape as html_escape
 
 import pytest
 from django.test import Client
@@ -14,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import analysis, computer, services, tasks
+from games import analysis, computer, reasons, services, tasks
 from games import engine as game_engine
 from games.errors import GameError
 from games.models import Game, Move
@@ -234,3 +235,17 @@ def test_the_best_move_played_is_marked_best_not_shown_as_a_better_one(alice, bo
     played = html[html.index('<li class="move kind-place">') :].split("</li>")[0]
     assert "H8→ JE" in played and "le meilleur coup trouvé" in played
     assert "Meilleur coup" not in html
+
+
+def test_the_analysis_says_why_the_best_move_ranks_first(alice, committed, settings) -> None:
+    settings.DIAMINO_ANALYSE_FINISHED_GAMES = True
+    game = finished_game(alice, committed)
+    analysed = list(game.moves.filter(analysis__isnull=False))
+    assert analysed and all(m.analysis["why"] for m in analysed)  # what the search weighed
+    html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
+    missed = [m for m in analysed if not m.analysis["played_best"]]
+    assert missed, "this game has moves the computer would have played otherwise"
+    assert html.count('class="move-why"') == len(missed)
+    for move in missed:
+        for phrase in reasons.phrases(move.analysis["why"]):
+            assert html_escape(phrase) in html
