@@ -272,6 +272,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English times end with "AM"/"PM", not "a.m.", so no sentence ends "a.m.." (formats/en).
+FORMAT_MODULE_PATH = ["diamino_site.formats"]
 USE_I18N = True
 TIME_ZONE = "Europe/Paris"
 USE_TZ = True
@@ -280,6 +282,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "static"
+# Served at the site's root by WhiteNoise: /favicon.ico, which browsers ask for on their own.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 # WhiteNoise warns on every request when its root is missing; make it exist.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {

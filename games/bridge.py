@@ -109,21 +109,32 @@ def with_player(move: rules.Move, position: int) -> rules.Move:
     return replace(move, player=position)
 
 
-def describe_devils(events: tuple[rules.Event, ...], marque: bool) -> tuple[str, ...]:
-    """What each special square covered does, in the active language."""
+def describe_devils(
+    events: tuple[rules.Event, ...], marque: bool, owed: int = 0
+) -> tuple[str, ...]:
+    """What each special square covered does, in the active language.
+
+    ``owed``: the tiles the move gives back (sans marque); a red devil beyond
+    them asks for nothing, the hand being empty (R-PLACE-7).
+    """
     texts = {
         ("red", True): _("Red devil on %(square)s: +10 points"),
         ("red", False): _("Red devil on %(square)s: give back one tile"),
+        ("red-free", False): _("Red devil on %(square)s: nothing to give back, your hand is empty"),
         ("green", True): _("Green devil on %(square)s: +5 points to each other player"),
         ("green", False): _("Green devil on %(square)s: draw one more tile"),
         ("black", True): _("Black square on %(square)s: fin de partie doubled to 50"),
         ("black", False): _("Black square on %(square)s: your winnings doubled"),
     }
-    return tuple(
-        texts[(event.kind, marque)] % {"square": event.square}
-        for event in events
-        if isinstance(event, rules.SquareCovered)
-    )
+    described = []
+    for event in events:
+        if not isinstance(event, rules.SquareCovered):
+            continue
+        kind = event.kind
+        if kind == "red" and not marque:
+            kind, owed = ("red", owed - 1) if owed else ("red-free", 0)
+        described.append(texts[(kind, marque)] % {"square": event.square})
+    return tuple(described)
 
 
 def _returns_owed(state: rules.GameState, move: rules.Move) -> int:
@@ -150,7 +161,7 @@ def preview(game: Game, position: int, move: rules.Move, lang: str) -> Any:
     return Preview(
         ok=True,
         words=summary.words,
-        devils=describe_devils(events, state.config.marque),
+        devils=describe_devils(events, state.config.marque, owed),
         points=summary.points[position],
         goes_out=after.result is not None and after.result.out_player == position,
         returns_needed=owed,

@@ -21,7 +21,8 @@ from accounts.emails import absolute_url
 from accounts.models import User
 from games import clock, selectors
 from games import email_board as board
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Seat
+from games.presenters import notation_shown
 from notifications.models import Notification
 from notifications.renderers import Renderer, Skip
 
@@ -44,8 +45,7 @@ def _last_move(game: Game) -> dict[str, Any] | None:
         "number": move.number,
         "player": selectors.seat_name(move.seat),
         "kind": move.kind,
-        "kind_label": Move.Kind(move.kind).label,
-        "notation": move.notation,
+        "notation": notation_shown(move.notation),
         "words": list(move.words),
         "points": move.points,
     }

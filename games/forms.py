@@ -158,7 +158,7 @@ class MoveForm(forms.Form):
     def _tiles(self, field: str) -> str:
         raw = self.cleaned_data.get(field, "").strip().upper()
         if raw and not _TILES.match(raw):
-            raise forms.ValidationError(_("Tiles are letters A to Z, or ? for a diable."))
+            raise forms.ValidationError(_("Tiles are letters A to Z, or ? for a joker."))
         return raw
 
     def clean_returns(self) -> str:

@@ -11,9 +11,32 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import pgettext
+
 import rules
 from games import reasons
+from rules import notation as rules_notation
 from rules.strategy import Suggestion
+
+
+def notation_shown(notation: str) -> str:
+    """A move's notation (docs/NOTATION.md) in the reader's language.
+
+    Records and the ``Move`` row keep the notation as NOTATION.md writes it
+    ("Échange 3", "Passe"); a page or an email writes the words of an
+    exchange, a pass, a resignation or a time-out in its reader's language.
+    A placement ("H8→ CHAT") is the same in every language.
+    """
+    if notation == rules_notation.PASS:
+        return pgettext("move notation", "Pass")
+    if notation == rules_notation.RESIGN:
+        return pgettext("move notation", "Resignation")
+    if notation == rules_notation.TIMEOUT:
+        return pgettext("move notation", "Time-out")
+    word, _, count = notation.partition(" ")
+    if word == rules_notation.EXCHANGE and count.isdigit():
+        return pgettext("move notation", "Exchange %(count)s") % {"count": count}
+    return notation
 
 
 @dataclass(frozen=True)
@@ -62,6 +85,7 @@ class SeatView:
     # The player to move's vacation booked to begin before their deadline (it pushes it).
     vacation_from: datetime | None = None
     final_hand: str | None = None  # revealed only when the game is over
+    place: int | None = None  # in the final ranking (1 = best; R-END-2 to 4), once the game is over
     is_computer: bool = False  # a computer player's seat
 
 
@@ -79,6 +103,8 @@ class AnalysisView:
     played_gain: int
     played_best: bool
     others_points: int = 0
+    why: tuple[str, ...] = ()
+    """Why the best move ranks first, in the reader's language (``games/reasons.py``)."""
 
     @property
     def gain_count(self) -> int:

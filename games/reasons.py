@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.presenters import notation_shown
 from rules.engine import RED_BONUS_POINTS
 from rules.strategy import Reason
 
@@ -98,5 +99,5 @@ def phrase(code: str, amount: int, tiles: str) -> str:
         "ahead-close": _("about as good as %(other)s"),
     }
     if code in ahead:
-        return ahead[code] % {"other": tiles}
+        return ahead[code] % {"other": notation_shown(tiles)}
     return ""

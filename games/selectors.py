@@ -21,7 +21,7 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import bridge, clock, policies
+from games import bridge, clock, policies, reasons
 from games.models import Game, Invitation, Seat
 from games.presenters import (
     AnalysisView,
@@ -33,6 +33,7 @@ from games.presenters import (
     SeatView,
     SquareView,
     TileView,
+    notation_shown,
 )
 from rules.engine import MARQUE_HAND
 
@@ -169,6 +170,8 @@ def _seat_views(
     over: bool,
 ) -> tuple[SeatView, ...]:
     """Each seat as the viewer sees it: score, turn, deadline, vacation, the final hand."""
+    # The ranking is the rules' (a blocked sans-marque game has no winner but has places).
+    places = rules.ranks(state) if state and state.result else None
     back_at = {
         s.pk: None if over else clock.on_vacation_until(vacations.get(s.player_id, []), now)
         for s in seats
@@ -193,6 +196,7 @@ def _seat_views(
             if turn is not None and s.position == turn
             else None,
             final_hand="".join(state.hands[s.position]) if (state and over) else None,
+            place=places[s.position] if places else None,
             is_computer=s.player.is_computer,
         )
         for k, s in enumerate(seats)
@@ -233,7 +237,7 @@ def _move_views(
             number=number,
             player=by_pk.get(seat_id, "?"),
             kind=kind,
-            notation=notation,
+            notation=notation_shown(notation),
             words=tuple(words),
             points=points,
             played_at=played_at,
@@ -261,12 +265,13 @@ def _gifts(game: Game, by_pk: dict[int, str], me: Seat | None) -> dict[int, list
 
 def _analysis_view(data: dict[str, Any]) -> AnalysisView:
     return AnalysisView(
-        best=data["best"],
+        best=notation_shown(data["best"]),
         words=tuple(data.get("words", ())),
         gain=data.get("gain", 0),
         played_gain=data.get("played_gain", 0),
         played_best=data.get("played_best", False),
         others_points=data.get("others_points", 0),
+        why=tuple(reasons.phrases(data.get("why", ()))),
     )
 
 

@@ -15,7 +15,7 @@ from rules.engine import apply
 from rules.errors import IllegalMove
 from rules.player_view import view
 from rules.record import Record, parse_record
-from rules.state import Exchange, GameState, Move, Pass, Place
+from rules.state import Exchange, GameState, Move, Pass, Place, same_move
 from rules.strategy import Suggestion, best_moves, evaluate_move
 
 
@@ -36,12 +36,14 @@ class MoveAnalysis:
     @property
     def missed(self) -> float:
         """How much better the best move was, in equity (0 when the move played was it)."""
+        if same_move(self.best.move, self.played.move):
+            return 0.0
         return max(0.0, self.best.score - self.played.score)
 
     @property
     def played_best(self) -> bool:
         """The move played was the best found (or as good)."""
-        return self.best.move == self.played.move or self.missed == 0.0
+        return self.missed == 0.0
 
 
 def analyse_moves(initial: GameState, moves: Sequence[Move]) -> list[MoveAnalysis]:

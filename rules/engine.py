@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from rules.errors import IllegalMove
+from rules.errors import IllegalMove, tiles_en, tiles_fr
 from rules.material import DIABLE, TILE_CHARS
 from rules.placement import Placement, check_placement
 from rules.state import (
@@ -128,11 +128,12 @@ def _take(
         del reserve[:count]
         return "".join(taken)
     if not isinstance(draw, str) or len(draw) != count:
+        given = len(draw) if isinstance(draw, str) else 0
         raise IllegalMove(
             "draw-count",
             rule,
-            f"Ce coup pioche {count} lettre(s), pas {len(draw) if isinstance(draw, str) else 0}.",
-            f"This move draws {count} tile(s), not {len(draw) if isinstance(draw, str) else 0}.",
+            f"Ce coup pioche {tiles_fr(count)}, pas {given}.",
+            f"This move draws {tiles_en(count)}, not {given}.",
         )
     for tile in draw:
         try:
@@ -155,12 +156,12 @@ def _without(hand: tuple[str, ...], tiles: str, code: str, rule: str) -> list[st
     )
     for tile in tiles:
         if tile not in TILE_CHARS or tile not in rest:
-            shown = "diable" if tile == DIABLE else tile
+            shown_fr, shown_en = ("diable", "joker") if tile == DIABLE else (tile, tile)
             raise IllegalMove(
                 code,
                 rule,
-                f"Vous n'avez pas de {shown} en main {verb_fr}.",
-                f"You have no {shown} in your hand {verb_en}.",
+                f"Vous n'avez pas de {shown_fr} en main {verb_fr}.",
+                f"You have no {shown_en} in your hand {verb_en}.",
             )
         rest.remove(tile)
     return rest
@@ -195,8 +196,8 @@ def _place(
             fr = "Dans le jeu avec marque, les diables rouges rapportent 10 points\u00a0: ne rendez rien."
             en = "In the scored game red devils give 10 points: give nothing back."
         else:
-            fr = f"Rendez exactement {owed} lettre(s) de votre main pour les diables rouges."
-            en = f"Give back exactly {owed} tile(s) from your hand for the red devils."
+            fr = f"Rendez exactement {tiles_fr(owed)} de votre main pour les diables rouges."
+            en = f"Give back exactly {tiles_en(owed)} from your hand for the red devils."
         raise IllegalMove("returns", "R-PLACE-7", fr, en)
     if returns:
         hand = _without(tuple(hand), returns, "returns", "R-PLACE-7")
@@ -278,8 +279,8 @@ def _exchange(
         raise IllegalMove(
             "reserve-too-small",
             "R-EXCH-1",
-            f"La réserve n'a que {len(state.reserve)} lettre(s)\u00a0: échangez-en moins.",
-            f"The reserve holds only {len(state.reserve)} tile(s): exchange fewer.",
+            f"La réserve n'a que {tiles_fr(len(state.reserve))}\u00a0: échangez-en moins.",
+            f"The reserve holds only {tiles_en(len(state.reserve))}: exchange fewer.",
         )
     reserve = list(state.reserve)
     drawn = _take(reserve, len(tiles), move.draw, "R-EXCH-1", rng)

@@ -29,3 +29,13 @@ class IllegalMove(Exception):
 
 class RecordError(ValueError):
     """A game record (or a set-up) that cannot be judged at all; one-line message."""
+
+
+def tiles_fr(count: int) -> str:
+    """ "1 lettre", "3 lettres": French keeps the singular for 0 and 1."""
+    return f"{count} lettre" if count <= 1 else f"{count} lettres"
+
+
+def tiles_en(count: int) -> str:
+    """ "1 tile", "3 tiles", "0 tiles"."""
+    return f"{count} tile" if count == 1 else f"{count} tiles"

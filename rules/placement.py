@@ -81,7 +81,7 @@ def _read_tiles(state: GameState, move: Place) -> tuple[list[int], list[str], li
                 "diable-letter",
                 "R-PLACE-9",
                 f"Dites quelle lettre remplace le diable en {name}.",
-                f"Say which letter the diable on {name} stands for.",
+                f"Say which letter the joker on {name} stands for.",
             )
         if not isinstance(letter, str) or len(letter) != 1 or not letter.isascii():
             letter_text = f"{letter!s:.10}"
@@ -130,7 +130,7 @@ def _hand_after(hand: tuple[str, ...], needed: list[str]) -> tuple[str, ...]:
             rest.remove(tile)
         except ValueError:
             fr = "de diables" if tile == DIABLE else f"de {tile}"
-            en = "diables" if tile == DIABLE else f"{tile} tiles"
+            en = "jokers" if tile == DIABLE else f"{tile} tiles"
             raise IllegalMove(
                 "not-in-hand",
                 "R-HAND-1",

@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.dictionary import WordList, word_list_from_data, word_list_to_data
 from rules.engine import apply
-from rules.errors import IllegalMove, RecordError
+from rules.errors import IllegalMove, RecordError, tiles_en, tiles_fr
 from rules.material import TILE_CHARS, layout_from_data, layout_to_data, tiles_from_data
 from rules.material import tiles_to_data as _tiles_to_data
 from rules.setup import new_game, player_counts
@@ -180,9 +180,9 @@ def _apply(record: Record, state: GameState, move: Move) -> tuple[GameState, tup
             raise IllegalMove(
                 "draw-missing",
                 rule,
-                f"La partie n'a pas de réserve\u00a0: dites quelles {len(drawn)} lettre(s) "
-                "ce coup pioche (draw).",
-                f"The record has no reserve: say which {len(drawn)} tile(s) this move "
+                f"La partie n'a pas de réserve\u00a0: dites ce que ce coup pioche "
+                f"({tiles_fr(len(drawn))}, draw).",
+                f"The record has no reserve: say which {tiles_en(len(drawn))} this move "
                 "draws (draw).",
             )
     return new, events

@@ -88,6 +88,24 @@ class Resign:
 Move = Place | Exchange | Pass | Resign
 
 
+def same_move(a: Move, b: Move) -> bool:
+    """``a`` and ``b`` do the same thing, whatever was drawn after them.
+
+    A move read from a record carries its draw, a move found by the computer
+    does not; the order of the tiles placed, exchanged or returned is not
+    part of the move either.
+    """
+    if type(a) is not type(b) or a.player != b.player:
+        return False
+    if isinstance(a, Place) and isinstance(b, Place):
+        return sorted(a.tiles) == sorted(b.tiles) and sorted(a.returns) == sorted(b.returns)
+    if isinstance(a, Exchange) and isinstance(b, Exchange):
+        return sorted(a.tiles) == sorted(b.tiles)
+    if isinstance(a, Resign) and isinstance(b, Resign):
+        return a.timeout == b.timeout
+    return True
+
+
 # --- state -----------------------------------------------------------------
 
 

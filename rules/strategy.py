@@ -537,7 +537,12 @@ def evaluate_move(seen: PlayerView, move: Move) -> Suggestion:
                 "Les lettres rendues pour les diables rouges ne conviennent pas.",
                 "The tiles given back for red devils do not fit.",
             ) from None
-        return suggest(judge, _Option(judge.equity(eff, cand), move, eff, cand))
+        option = _Option(judge.equity(eff, cand), move, eff, cand)
+        # The second look the ranking gives its short list (red devils opened,
+        # going out next turn): without it the best move itself, played,
+        # would score less than when it was found.
+        _refine(judge, [option])
+        return suggest(judge, option)
     if isinstance(move, Exchange):
         try:
             if not move.tiles or len(move.tiles) > s.reserve:

@@ -3,9 +3,10 @@
 Tests run on the embedded default (eager Celery, local-memory cache) whatever
 the environment says, so they behave the same on every machine. Tests marked
 ``services`` use the real PostgreSQL and Redis named by ``DATABASE_URL`` and
-``REDIS_URL``; tests marked ``browser`` need Debian's Chromium, ``gettext`` GNU
-gettext. Each kind skips with its reason where the thing is missing, and fails
-instead when CI sets ``DIAMINO_REQUIRE_SERVICES=1`` / ``DIAMINO_REQUIRE_BROWSER=1``
+``REDIS_URL``; tests marked ``browser`` need Debian's Chromium (``axe`` also
+npm's axe-core in ``node_modules``), ``gettext`` GNU gettext. Each kind skips
+with its reason where the thing is missing, and fails instead when CI sets
+``DIAMINO_REQUIRE_SERVICES=1`` / ``DIAMINO_REQUIRE_BROWSER=1``
 / ``DIAMINO_REQUIRE_GETTEXT=1``.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 from functools import cache
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -21,6 +23,8 @@ from django.conf import settings as django_settings
 from diamino_site.celery import app as celery_app
 
 CHROMIUM = "/usr/bin/chromium"
+# Installed by `npm ci` at the repository root (package.json pins the version).
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 @cache
@@ -58,11 +62,18 @@ def gettext_missing() -> str | None:
     return None
 
 
+def axe_missing() -> str | None:
+    if not AXE.is_file():
+        return f"axe-core is not installed at {AXE} (run `npm ci` at the repository root)"
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     checks = {
         "services": (services_missing, "DIAMINO_REQUIRE_SERVICES"),
         "browser": (browser_missing, "DIAMINO_REQUIRE_BROWSER"),
         "gettext": (gettext_missing, "DIAMINO_REQUIRE_GETTEXT"),
+        "axe": (axe_missing, "DIAMINO_REQUIRE_BROWSER"),
     }
     for item in items:
         for marker, (missing, variable) in checks.items():

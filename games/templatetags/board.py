@@ -16,7 +16,7 @@ from html import escape
 
 from django import template
 from django.template.context import Context
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
@@ -52,16 +52,19 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
         classes = f"sq sq-{kind}"
         if letter:
             classes += " has-tile"
+            points = 0 if sq.is_diable else sq.value
             label = letter_label.replace("%(letter)s", letter)
+            if points is not None:
+                # The letter then the points, as the tile shows them: "J7, lettre R, 1 point".
+                label += f", {escape(points_phrase(points))}"
             if sq.is_diable:
                 label += f", {diable}"
             if sq.is_last_move:
                 label += f", {last}"
-            value = "0" if sq.is_diable else ("" if sq.value is None else escape(str(sq.value)))
+            value = "" if points is None else escape(str(points))
             tile = (
                 f'<span class="tile board-tile{" is-diable" if sq.is_diable else ""}" '
-                f'aria-hidden="true"><span class="tile-letter">{letter}</span>'
-                f'<span class="tile-value">{value}</span></span>'
+                f'aria-hidden="true">{tile_face(letter, value)}</span>'
             )
             data_letter = f' data-letter="{letter}"'
         else:
@@ -84,17 +87,47 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
 
 @register.simple_tag
 def hand_tile(tile: TileView) -> SafeString:
-    """One tile of the viewer's hand: a button named by its letter (or "diable") and points."""
+    """One tile of the viewer's hand: a button named by its letter (or "joker") and points."""
     letter = escape(tile.letter)
     value = escape(str(tile.value))
     is_diable = tile.letter == "?"
-    name = escape(gettext("diable")) if is_diable else letter
-    # As {% blocktranslate %} does: the number escaped, the translation as written.
-    points = ngettext("%(counter)s point", "%(counter)s points", tile.value) % {"counter": value}
+    name = escape(gettext("joker")) if is_diable else letter
+    points = escape(points_phrase(tile.value))
     return mark_safe(  # every value above is escaped
         f'<button type="button" class="tile hand-tile{" is-diable" if is_diable else ""}" '
         f'data-index="{tile.index}" data-letter="{letter}" data-value="{value}" '
         f'aria-pressed="false" aria-label="{name}, {points}">'
-        f'<span class="tile-letter" aria-hidden="true">{letter}</span>'
-        f'<span class="tile-value" aria-hidden="true">{value}</span></button>'
+        f"{tile_face(letter, value, hidden=True)}</button>"
     )
+
+
+def tile_face(letter: str, value: str, *, hidden: bool = False) -> str:
+    """A tile's letter and points (escaped already), each ``aria-hidden`` if ``hidden``.
+
+    The space between them keeps them two words in the page's text, "R 1" as
+    the name says them ("lettre R, 1 point"), where "R1" would be one word no
+    name contains (WCAG 2.5.3, axe's label-content-name-mismatch), and would
+    read like a square. The tile lays them out by CSS: the space shows nowhere.
+    """
+    attrs = ' aria-hidden="true"' if hidden else ""
+    return (
+        f'<span class="tile-letter"{attrs}>{letter}</span> '
+        f'<span class="tile-value"{attrs}>{value}</span>'
+    )
+
+
+def points_phrase(points: int) -> str:
+    """ "1 point", "3 points": the catalogue's plural entry the hand tiles always used."""
+    return ngettext("%(counter)s point", "%(counter)s points", points) % {"counter": points}
+
+
+@register.simple_tag
+def points_formats() -> SafeString:
+    """The board's ``data-t-point`` and ``data-t-points``: board.js names the tiles it lays.
+
+    French says "0 point", English "0 points": the script picks the form with
+    ``Intl.PluralRules`` for the page's language, which agrees with gettext's
+    two forms for both.
+    """
+    forms = (ngettext("%(counter)s point", "%(counter)s points", n) for n in (1, 2))
+    return format_html('data-t-point="{}" data-t-points="{}"', *forms)

@@ -81,9 +81,12 @@ def _analysis(analysis: AnalysisView, mode: str) -> str:
         "best": gain,
         "played": escape(str(analysis.played_gain)),
     }
+    why = ""
+    if analysis.why:
+        why = f' <span class="move-why">{escape(gettext("Why:"))} {escape(" · ".join(analysis.why))}</span>'
     return (
         f'<span class="move-analysis">{escape(gettext("Best move:"))} '
-        f"<code>{escape(analysis.best)}</code> {gains}</span>"
+        f"<code>{escape(analysis.best)}</code> {gains}{why}</span>"
     )
 
 

@@ -37,6 +37,7 @@
   let exchange = new Set(); // hand tiles chosen for an exchange
   let returns = new Set(); // hand tiles chosen as red-devil returns
   let returnsNeeded = 0;
+  let choiceTiles = new Map(); // a button of the returns picker -> its hand tile
   let previewOk = false;
   let emptyPreview = "";
   let suppressClickUntil = 0;
@@ -72,10 +73,17 @@
     const span = document.createElement("span");
     span.className = `tile board-tile${diable ? " is-diable" : ""}${extraClass ? ` ${extraClass}` : ""}`;
     span.setAttribute("aria-hidden", "true");
-    span.innerHTML = '<span class="tile-letter"></span><span class="tile-value"></span>';
+    // Two words in the page's text, "R 1", as the square's name says them (see tile_face in board.py).
+    span.innerHTML = '<span class="tile-letter"></span> <span class="tile-value"></span>';
     span.firstChild.textContent = letter;
     span.lastChild.textContent = diable ? "0" : String(value ?? "");
     return span;
+  }
+
+  /** "1 point", "3 points": the plural form of the page's language, as gettext picks it. */
+  function pointsLabel(value) {
+    const plural = new Intl.PluralRules(document.documentElement.lang || "fr").select(value);
+    return t(board, plural === "one" ? "tPoint" : "tPoints", { counter: value });
   }
 
   /** The accessible name of an empty square: "C3, red devil, empty". */
@@ -85,8 +93,11 @@
     return `${sq.dataset.square}, ${kindLabel}${t(board, "tEmpty")}`;
   }
 
-  function tileLabel(sq, letter, diable, extra) {
+  /** The accessible name of a square with a tile: "J7, letter R, 1 point, last move". */
+  function tileLabel(sq, letter, value, diable, extra) {
     let label = `${sq.dataset.square}, ${t(board, "tLetter", { letter })}`;
+    const points = diable ? 0 : Number.parseInt(value, 10);
+    if (!Number.isNaN(points)) label += `, ${pointsLabel(points)}`;
     if (diable) label += `, ${t(board, "tDiable")}`;
     if (extra) label += `, ${extra}`;
     return label;
@@ -240,7 +251,7 @@
         sq.append(tile);
       }
       sq.classList.toggle("has-pending", Boolean(entry));
-      if (entry) sq.setAttribute("aria-label", tileLabel(sq, entry.letter, entry.diable, t(board, "tNew")));
+      if (entry) sq.setAttribute("aria-label", tileLabel(sq, entry.letter, entry.tile.dataset.value, entry.diable, t(board, "tNew")));
       else if (!sq.dataset.letter) sq.setAttribute("aria-label", emptyLabel(sq));
     }
     const placements = pending
@@ -294,7 +305,10 @@
     if (!picker) return;
     picker.hidden = returnsNeeded === 0;
     const box = $(".picker-tiles", picker);
+    // Every preview rebuilds the choices: a keyboard user keeps the focus on the same tile.
+    const focused = box.contains(document.activeElement) ? choiceTiles.get(document.activeElement) : null;
     box.replaceChildren();
+    choiceTiles = new Map();
     if (returnsNeeded === 0) return;
     for (const tile of freeTiles()) {
       const button = tile.cloneNode(true);
@@ -306,9 +320,14 @@
         else if (returns.size < returnsNeeded) returns.add(tile);
         button.setAttribute("aria-pressed", String(returns.has(tile)));
         writeReturns();
+        // The returns are part of the move: the server judges them too before Play is offered.
+        previewOk = false;
         refreshButtons();
+        if (previewTrigger && window.htmx) window.htmx.trigger(previewTrigger, "preview-move");
       });
+      choiceTiles.set(button, tile);
       box.append(button);
+      if (tile === focused) button.focus();
     }
   }
 
@@ -403,10 +422,15 @@
     }
   }
 
-  /** Enter after typing: go to the Play button, a second Enter sends the move. */
+  /** Enter after typing: go to the Play button, a second Enter sends the move;
+   * to the tiles to give back first while red devils are owed some. */
   function confirmFlow() {
     const play = $("#play-button");
-    if (play && !play.disabled) {
+    const choice = returns.size < returnsNeeded ? $("#returns-picker .return-choice") : null;
+    if (choice) {
+      choice.focus();
+      announce($("#returns-title")?.textContent.trim());
+    } else if (play && !play.disabled) {
       play.focus();
       announce(t(announcer, "tPlay"));
     } else {
@@ -496,11 +520,12 @@
           const sq = squares.get(name);
           if (!sq) continue;
           const last = i === step - 1;
-          sq.append(tileMarkup(letter.toUpperCase(), values[letter.toUpperCase()], diable));
+          const shown = letter.toUpperCase();
+          sq.append(tileMarkup(shown, values[shown], diable));
           sq.classList.add("has-tile");
           sq.classList.toggle("last-move", last);
-          sq.dataset.letter = letter.toUpperCase();
-          sq.setAttribute("aria-label", tileLabel(sq, letter.toUpperCase(), diable, last ? t(board, "tLast") : ""));
+          sq.dataset.letter = shown;
+          sq.setAttribute("aria-label", tileLabel(sq, shown, values[shown], diable, last ? t(board, "tLast") : ""));
         }
       });
       status.textContent = t(status, "tStep", { step, total: steps.length });

@@ -11,7 +11,7 @@ import pytest
 import time_machine
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, translation
 
 from accounts import vacations
 from accounts.models import Vacation
@@ -502,3 +502,19 @@ def test_a_bad_date_is_a_form_error_and_changes_nothing() -> None:
         )
     assert response.status_code == 400
     assert rows(alice) == []
+
+
+def test_a_sentence_that_ends_with_a_time_ends_with_one_full_stop() -> None:
+    # English times ended with "a.m."/"p.m.": "until Dec. 3, 2026, 10:19 a.m.."
+    alice = make_player("alice", language="en", time_zone="Europe/Paris")
+    client = client_for(alice)
+    url = reverse("accounts:vacation")
+    with time_machine.travel(datetime(2026, 12, 1, 9, 19, tzinfo=UTC), tick=False):
+        response = client.post(url, {"action": "start", "days": "2"}, follow=True)
+    text = text_of_html(response.content.decode())
+    assert "Enjoy your vacation: your clocks stop until Dec. 3, 2026, 10:19 AM." in text
+    assert "You are on vacation until Dec. 3, 2026, 10:19 AM." in text
+    assert ".." not in text
+    with translation.override("en"):
+        for name in ("DATETIME_FORMAT", "SHORT_DATETIME_FORMAT", "TIME_FORMAT"):
+            assert not formats.date_format(datetime(2026, 12, 3, 22, 0), name).endswith(".")

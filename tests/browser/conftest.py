@@ -118,15 +118,20 @@ def site(live_server, settings) -> Iterator[str]:
 
 @pytest.fixture
 def browse(new_context, site: str) -> Callable[..., Page]:
-    """Open a new browser (its own cookies) as ``user``, on a desktop or a ``phone``.
+    """Open a new browser (its own cookies) as ``user``, on a desktop or a ``phone``, in ``language`` if given.
 
     Signing in sets the session cookie: only the sign-up test goes through the
     log-in pages, elsewhere signing in is not what is being tested.
     """
 
-    def open_page(user=None, *, phone: bool = False) -> Page:
+    def open_page(user=None, *, phone: bool = False, language: str | None = None) -> Page:
         context = new_context(**(PHONE if phone else DESKTOP))
         context.set_default_timeout(TIMEOUT_MS)
+        if language is not None:  # as the header's language switch leaves it: cookie and player
+            name = django_settings.LANGUAGE_COOKIE_NAME
+            context.add_cookies([{"name": name, "value": language, "url": site}])
+            if user is not None:
+                type(user).objects.filter(pk=user.pk).update(language=language)
         if user is not None:
             client = Client()
             client.force_login(user)

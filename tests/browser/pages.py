@@ -42,6 +42,20 @@ def tab_through(page: Page, *controls: Locator) -> None:
 # --- accounts ---------------------------------------------------------------------
 
 
+def wait_until(page: Page, predicate: str, timeout_ms: int = 10_000) -> None:
+    """Poll ``predicate`` (a JS function) from the test until it is true.
+
+    Not ``page.wait_for_function``: its in-page polling compiles the predicate
+    with ``eval``, which the site's Content-Security-Policy refuses (and the
+    CSP guard of conftest.py would report it as the site's violation).
+    """
+    for _ in range(max(1, timeout_ms // 100)):
+        if page.evaluate(predicate):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still false after {timeout_ms} ms: {predicate}")
+
+
 def sign_up(page: Page, username: str) -> None:
     page.goto("/accounts/signup/")
     form = page.locator("form").filter(has=page.locator('input[name="password2"]'))

@@ -90,7 +90,7 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     page.evaluate("window.stillThisPage = true")
     page.context.clear_cookies(name="csrftoken")
     page.get_by_role("button", name="Retirer l’ordinateur").click()
-    page.wait_for_function("window.stillThisPage === undefined")
+    pages.wait_until(page, "() => window.stillThisPage === undefined")
     expect(page.locator(".site-header")).to_have_count(1)
     expect(seats).to_have_count(2)
     page.get_by_role("button", name="Retirer l’ordinateur").click()

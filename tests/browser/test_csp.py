@@ -18,7 +18,6 @@ def test_an_inline_script_is_blocked_and_the_guard_reports_it(new_context, site:
         document.body.append(script);
     }"""
     )
-    page.wait_for_function("() => true")
     assert page.evaluate("() => window.injected === undefined")
     page.wait_for_timeout(200)  # the violation event reaches the test through a binding
     assert any("script-src" in v and "inline" in v for v in new_context.violations)

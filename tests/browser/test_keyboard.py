@@ -62,7 +62,9 @@ def test_a_whole_game_turn_by_turn_with_the_keyboard_alone(browse, game) -> None
     assert focused_name(first) == "H8, Départ, vide"
     first.keyboard.press("Enter")
     first.keyboard.type("CHAT")
-    expect(first.get_by_role("gridcell", name="K8, lettre T, nouvelle lettre")).to_have_count(1)
+    expect(
+        first.get_by_role("gridcell", name="K8, lettre T, 1 point, nouvelle lettre")
+    ).to_have_count(1)
     pages.expect_preview_ok(first, "CHAT")
     first.keyboard.press("Enter")  # to the Play button
     expect(first.locator("#play-button")).to_be_focused()
@@ -70,7 +72,9 @@ def test_a_whole_game_turn_by_turn_with_the_keyboard_alone(browse, game) -> None
     pages.expect_version(first, 1)
     # The page was rebuilt: the focus comes back to the board, not to the top of the page.
     expect(first.locator("#board .sq:focus")).to_have_count(1)
-    expect(first.get_by_role("gridcell", name="H8, lettre C, dernier coup")).to_have_count(1)
+    expect(
+        first.get_by_role("gridcell", name="H8, lettre C, 3 points, dernier coup")
+    ).to_have_count(1)
 
     # The move reaches the second player's page by itself, and the focus stays on J7.
     pages.wait_for_my_turn(second)
@@ -89,9 +93,9 @@ def test_a_whole_game_turn_by_turn_with_the_keyboard_alone(browse, game) -> None
     second.keyboard.press("Enter")
     second.keyboard.press("Enter")
     pages.expect_version(second, 2)
-    expect(second.get_by_role("gridcell", name="J9, lettre S, diable, dernier coup")).to_have_count(
-        1
-    )
+    expect(
+        second.get_by_role("gridcell", name="J9, lettre S, 0 point, diable, dernier coup")
+    ).to_have_count(1)
 
     # The first player passes: Tab to Pass, open it, Tab to confirm.
     pages.wait_for_my_turn(first)

@@ -92,6 +92,8 @@ def test_on_a_phone_a_finger_drags_tiles_from_the_hand_onto_the_board_and_plays(
         " document.addEventListener('pointercancel', () => { window.cancelled += 1; }, true)"
     )
     for letter, name in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
+        # A tile under the move bar is first brought into view, as a person would.
+        pages.hand_tile(page, letter).scroll_into_view_if_needed()
         scrolled = page.evaluate("window.scrollY")
         pages.touch_drag(page, letter, name)
         expect(pages.square(page, name).locator(".board-tile.is-pending")).to_have_text(

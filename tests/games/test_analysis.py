@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
+from html import escape as html_escape
 
 import pytest
 from django.test import Client
@@ -13,10 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import bridge, selectors, services, tasks
+from games import bridge, reasons, selectors, services, tasks
 from games.errors import GameError
 from games.models import Game, Move
 from tests.factories import make_player
+from tests.games.conftest import rig, seat_at, start_game
 from tests.games.test_bots import person_moves
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +212,39 @@ def test_an_analysis_lost_on_its_way_can_be_asked_for_again(alice, committed) ->
     )
     html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" in html
+
+
+def test_the_best_move_played_is_marked_best_not_shown_as_a_better_one(alice, bob) -> None:
+    # Sans marque, the reserve empty: JE now leaves an S that goes out next
+    # turn, which the search counts in. The move played must be judged the same.
+    game = start_game([alice, bob], mode="sans-marque")
+    config = bridge.config_of(game)
+    rest = Counter(config.tiles.counts) - Counter("JSE")
+    game = rig(game, ["JSE", "".join(sorted(rest.elements()))])
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    state = bridge.state_of(game)
+    best = rules.best_moves(rules.view(state, 0), 1)[0]
+    assert best.notation == "H8→ JE"
+    services.move_submit(game_id=game.pk, player=first, version=0, move=best.move)
+    services.game_resign(game_id=game.pk, player=second)
+    assert services.game_analyse(game_id=game.pk) is True
+
+    assert game.moves.get(number=1).analysis["played_best"] is True
+    html = client_for(first).get(reverse("games:page", args=[game.pk])).content.decode()
+    played = html[html.index('<li class="move kind-place">') :].split("</li>")[0]
+    assert "H8→ JE" in played and "le meilleur coup trouvé" in played
+    assert "Meilleur coup" not in html
+
+
+def test_the_analysis_says_why_the_best_move_ranks_first(alice, committed, settings) -> None:
+    settings.DIAMINO_ANALYSE_FINISHED_GAMES = True
+    game = finished_game(alice, committed)
+    analysed = list(game.moves.filter(analysis__isnull=False))
+    assert analysed and all(m.analysis["why"] for m in analysed)  # what the search weighed
+    html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
+    missed = [m for m in analysed if not m.analysis["played_best"]]
+    assert missed, "this game has moves the computer would have played otherwise"
+    assert html.count('class="move-why"') == len(missed)
+    for move in missed:
+        for phrase in reasons.phrases(move.analysis["why"]):
+            assert html_escape(phrase) in html

@@ -30,6 +30,7 @@ from games.presenters import (
     SeatView,
     SquareView,
     TileView,
+    notation_shown,
 )
 
 LAYOUT = """\
@@ -204,12 +205,15 @@ def test_the_start_square_is_marked_when_empty():
 
 def test_tiles_show_their_letter_value_and_the_last_move():
     html = render()
-    assert 'aria-label="H8, letter C"' in square(html, "H8")
-    assert 'aria-label="K8, letter T, diable"' in square(html, "K8")
-    assert "last-move" in square(html, "I7") and "letter A, last move" in square(html, "I7")
+    assert 'aria-label="H8, letter C, 3 points"' in square(html, "H8")
+    assert 'aria-label="K8, letter T, 0 points, joker"' in square(html, "K8")
+    assert "last-move" in square(html, "I7") and "letter A, 1 point, last move" in square(
+        html, "I7"
+    )
     assert "last-move" not in square(html, "H8")
+    # The letter and the points are two words of the text, "T 0", as the name says them.
     assert (
-        '<span class="tile board-tile is-diable" aria-hidden="true"><span class="tile-letter">T</span><span class="tile-value">0</span>'
+        '<span class="tile board-tile is-diable" aria-hidden="true"><span class="tile-letter">T</span> <span class="tile-value">0</span>'
         in html
     )
 
@@ -230,7 +234,7 @@ def test_my_hand_has_twelve_numbered_slots_in_avec_marque():
     numbers = re.findall(r'<span class="slot-number" aria-hidden="true">(\d+)</span>', html)
     assert numbers == [str(n) for n in range(1, 13)]
     assert html.count('class="tile hand-tile') == 10
-    assert 'data-letter="?"' in html and 'aria-label="diable, 0 points"' in html
+    assert 'data-letter="?"' in html and 'aria-label="joker, 0 points"' in html
 
 
 def test_each_tile_stays_in_its_numbered_slot_when_slots_are_empty():
@@ -257,14 +261,14 @@ def test_hand_tiles_are_named_by_letter_and_points_in_french():
     assert buttons == [
         '<button type="button" class="tile hand-tile" data-index="0" data-letter="A" '
         'data-value="1" aria-pressed="false" aria-label="A, 1 point"><span class="tile-letter" '
-        'aria-hidden="true">A</span><span class="tile-value" aria-hidden="true">1</span></button>',
+        'aria-hidden="true">A</span> <span class="tile-value" aria-hidden="true">1</span></button>',
         '<button type="button" class="tile hand-tile" data-index="1" data-letter="K" '
         'data-value="10" aria-pressed="false" aria-label="K, 10 points"><span class="tile-letter" '
-        'aria-hidden="true">K</span><span class="tile-value" aria-hidden="true">10</span></button>',
+        'aria-hidden="true">K</span> <span class="tile-value" aria-hidden="true">10</span></button>',
         # French says "0 point": zero takes the singular.
         '<button type="button" class="tile hand-tile is-diable" data-index="2" data-letter="?" '
         'data-value="0" aria-pressed="false" aria-label="diable, 0 point"><span class="tile-letter" '
-        'aria-hidden="true">?</span><span class="tile-value" aria-hidden="true">0</span></button>',
+        'aria-hidden="true">?</span> <span class="tile-value" aria-hidden="true">0</span></button>',
     ]
 
 
@@ -274,8 +278,8 @@ def test_a_diable_on_the_board_is_escaped_and_labelled_in_french():
             "games/game.html#board",
             {"view": game_view(), "urls": URLS, "game": SimpleNamespace(pk=7)},
         )
-    assert 'aria-label="K8, lettre T, diable"' in square(html, "K8")
-    assert 'aria-label="H8, lettre C"' in square(html, "H8")
+    assert 'aria-label="K8, lettre T, 0 point, diable"' in square(html, "K8")
+    assert 'aria-label="H8, lettre C, 3 points"' in square(html, "H8")
     assert 'aria-label="B2, case noire, vide"' in square(html, "B2")
 
 
@@ -480,3 +484,45 @@ def test_board_js_parses():
         text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_a_preview_asking_for_red_devil_returns_tells_the_page_how_many():
+    """Issue 18, defect 1: the error branch said 0, so no picker appeared (R-PLACE-7)."""
+    preview = {"ok": False, "message": "Give back exactly 1 tile", "returns_needed": 1}
+    html = render("games/game.html#preview", preview=preview)
+    assert 'data-returns-needed="1"' in html
+    other = {"ok": False, "message": "HCA is not a word", "rule": "R-PLACE-4"}
+    assert 'data-returns-needed="0"' in render("games/game.html#preview", preview=other)
+
+
+def test_a_finished_game_shows_each_player_s_final_place():
+    """A blocked sans-marque game has no winner, but its players are ranked (R-END-2)."""
+    alice, bob = seats(over=True)
+    view = game_view(
+        over=True,
+        status="finished",
+        end="blocked",
+        winners=(),
+        is_my_turn=False,
+        seats=(replace(alice, place=2), replace(bob, place=1)),
+    )
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render(view=view)))
+    assert "Alice" in text and "Final place 2" in text and "Final place 1" in text
+    assert "Final place" not in render()  # not while the game runs
+
+
+@pytest.mark.parametrize(
+    ("notation", "english"),
+    [
+        ("Échange 3", "Exchange 3"),
+        ("Passe", "Pass"),
+        ("Abandon", "Resignation"),
+        ("Temps dépassé", "Time-out"),
+        ("M8→ (TA)S −1", "M8→ (TA)S −1"),
+    ],
+)
+def test_a_notation_is_shown_in_the_reader_s_language(notation, english):
+    with translation.override("en"):
+        assert notation_shown(notation) == english
+    with translation.override("fr"):
+        assert notation_shown(notation) == notation

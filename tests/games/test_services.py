@@ -267,6 +267,30 @@ def test_preview_judges_without_saving(alice, bob) -> None:
     assert snapshot(game) == before
 
 
+@pytest.mark.parametrize(
+    ("hand", "returns", "effect"),
+    [
+        ("ABAISSAIQ", "Q", "Red devil on O8: give back one tile"),
+        ("ABAISSAI", "", "Red devil on O8: nothing to give back, your hand is empty"),
+    ],
+)
+def test_the_preview_of_a_red_devil_says_what_it_asks_for_sans_marque(
+    alice, bob, hand, returns, effect
+) -> None:
+    """R-PLACE-7: one tile back while tiles are left, nothing once the hand is empty."""
+    game = rig(start_game([alice, bob], mode="sans-marque"), (hand, "ROTSNEL"))
+    abaissai = place("H8A", "I8B", "J8A", "K8I", "L8S", "M8S", "N8A", "O8I")
+    with translation.override("en"):
+        preview = services.move_preview(
+            game_id=game.pk,
+            player=seat_at(game, 0).player,
+            version=0,
+            move=rules.Place(0, abaissai.tiles, returns=returns),
+        )
+    assert preview.ok and preview.goes_out and preview.devils == (effect,)
+    assert preview.returns_needed == len(returns)
+
+
 def test_resigning_in_a_two_player_game_ends_it(alice, bob) -> None:
     game = rig(start_game([alice, bob]), OPENING)
     second = seat_at(game, 1)

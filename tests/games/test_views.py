@@ -377,3 +377,54 @@ def test_the_player_page_lists_started_games(game) -> None:
     player = seat_at(game, 0).player
     html = client_for(player).get(reverse("accounts:player", args=[player.username])).content
     assert reverse("games:page", args=[game.pk]) in html.decode()
+
+
+def test_the_move_list_speaks_the_reader_s_language_and_the_moves_keep_their_notation(
+    game,
+) -> None:
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    first.language, second.language = "en", "fr"
+    first.save(), second.save()
+    services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Exchange(0, "CH"))
+    services.move_submit(game_id=game.pk, player=second, version=1, move=rules.Pass(1))
+    services.game_resign(game_id=game.pk, player=first)
+    page = reverse("games:page", args=[game.pk])
+
+    def notations(user) -> list[str]:
+        html = client_for(user).get(page).content.decode()
+        return re.findall(r'<code class="move-notation">([^<]*)</code>', html)
+
+    assert notations(first) == ["Exchange 2", "Pass", "Resignation"]
+    assert notations(second) == ["Échange 2", "Passe", "Abandon"]
+    stored = list(game.moves.order_by("number").values_list("notation", flat=True))
+    assert stored == ["Échange 2", "Passe", "Abandon"]  # docs/NOTATION.md
+
+
+def test_the_tab_title_and_icon_tell_the_player_to_move_it_is_their_turn(game) -> None:
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    page = reverse("games:page", args=[game.pk])
+    mine = client_for(first).get(page).content.decode()
+    assert f"<title>(À vous) Partie {game.pk} · Diamino</title>" in mine
+    assert re.search(r'<link rel="icon" href="[^"]*favicon-turn\.svg" type="image/svg\+xml"', mine)
+    theirs = client_for(second).get(page).content.decode()
+    assert f"<title>Partie {game.pk} · Diamino</title>" in theirs
+    assert re.search(r'<link rel="icon" href="[^"]*/favicon\.svg" type="image/svg\+xml"', theirs)
+    # The poll's fragment carries the title and icon the page takes on (static/js/tab.js).
+    services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
+    fragment = client_for(second).get(f"{page}?since=0", HTTP_HX_REQUEST="true").content.decode()
+    assert f'data-tab-title="(À vous) Partie {game.pk} · Diamino"' in fragment
+    assert re.search(r'data-favicon="[^"]*favicon-turn\.svg"', fragment)
+
+
+def test_an_english_page_calls_the_tile_a_joker_never_a_diable(alice, bob) -> None:
+    game = rig(start_game([alice, bob]), ("?HATEAUXSIRN", "KWYZEPOTMLUE"))
+    first = seat_at(game, 0).player
+    first.language = "en"
+    first.save()
+    html = client_for(first).get(reverse("games:page", args=[game.pk])).content.decode()
+    assert (
+        'aria-label="joker, 0 points"' in html and "Which letter does the joker stand for?" in html
+    )
+    # What is left is markup (class names and ids), never words a player reads.
+    words = re.sub(r"(is-diable|diable-(dialog|title|hint)|data-t-diable)", "", html)
+    assert "diable" not in words.lower()

@@ -92,7 +92,7 @@ def test_the_deadline_is_in_the_recipients_time_zone_and_language(
     game, message = the_turn_email([alice, bob], committed, mailoutbox)
     recipient = seat_at(game, 1).player
     if recipient.language == "en":  # Thursday 15:00 UTC = 10:00 in New York
-        assert "Deadline: March 5, 2026, 10 a.m. (America/New_York)" in message.body
+        assert "Deadline: March 5, 2026, 10:00 AM (America/New_York)" in message.body
         assert "It is your turn in Game" in message.body
         assert message.subject == f"[Diamino] Your turn — Game {game.pk}"
         assert '<html lang="en">' in html_of(message)
@@ -179,7 +179,8 @@ def test_the_game_over_email_gives_the_result_to_every_player(
     assert winner_line in to_loser.body
     english = to_winner if winner.language == "en" else to_loser
     assert english.subject == f"[Diamino] Game over — Game {game.pk}"
-    assert "Abandon (Resignation)" in english.body
+    assert re.search(r"Last move \(move \d+\) by \w+: Resignation\n", english.body)
+    assert "Abandon" not in english.body
     french = to_loser if english is to_winner else to_winner
     assert french.subject == f"[Diamino] Partie terminée — Partie {game.pk}"
 
@@ -217,7 +218,7 @@ def give_a_day(game: Game, giver, committed) -> None:
             "America/New_York",
             "[Diamino] {giver} gave you one more day — Game {game}",
             "{giver} gave you one more day to play in Game {game}: your deadline is now "
-            "March 6, 2026, 10 a.m.",
+            "March 6, 2026, 10:00 AM.",
         ),
         (
             "fr",
@@ -351,3 +352,41 @@ def test_french_emails_put_a_non_breaking_space_before_every_colon(bob) -> None:
     turn = rendered[Notification.Kind.TURN]
     assert re.search("Échéance\u00a0: \\d", turn.body)
     assert "Joueurs\u00a0:" in turn.body and "Ouvrir la partie\u00a0: http" in turn.body
+
+
+@pytest.mark.parametrize(
+    ("language", "intro", "shown"),
+    [("en", r"Last move \(move 1\) by", "Exchange 2"), ("fr", r"joué par", "Échange 2")],
+)
+def test_the_last_move_is_written_in_the_reader_s_language(
+    alice, bob, committed, mailoutbox, language, intro, shown
+) -> None:
+    for player in (alice, bob):
+        player.language = language
+        player.save()
+    game = new_game([alice, bob], hands=HANDS)
+    with committed():
+        services.move_submit(
+            game_id=game.pk,
+            player=seat_at(game, 0).player,
+            version=0,
+            move=rules.Exchange(0, "CH"),
+            rng=random.Random(0),
+        )
+    (message,) = mailoutbox
+    for body in (message.body, html_of(message)):
+        assert re.search(rf"{intro} \w+\s?:\s*(<strong[^>]*>)?{shown}(\s|<)", body), body
+        # One word for the move: no "(Exchange)" after it any more.
+        assert "(Exchange)" not in body and "(Échange)" not in body
+    assert game.moves.get().notation == "Échange 2"  # the record's notation (docs/NOTATION.md)
+
+
+def test_english_calls_the_tile_a_joker_and_the_squares_devils(
+    alice, bob, committed, mailoutbox
+) -> None:
+    for player in (alice, bob):
+        player.language = "en"
+        player.save()
+    _game, message = the_turn_email([alice, bob], committed, mailoutbox)
+    assert "- green devil, + red devil. A lower-case letter is a joker." in message.body
+    assert "diable" not in message.body.lower() and "diable" not in html_of(message).lower()

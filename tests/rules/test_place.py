@@ -327,6 +327,10 @@ def test_r_place_7_red_devil_sans_marque_must_return_exactly_one():
     state = red_state("sans-marque", "SZE")
     error = illegal(state, Place(0, tiles("G7S")))
     assert (error.code, error.rule) == ("returns", "R-PLACE-7")
+    assert error.message("en") == "Give back exactly 1 tile from your hand for the red devils."
+    assert (
+        error.message("fr") == "Rendez exactement 1 lettre de votre main pour les diables rouges."
+    )
     assert illegal(state, Place(0, tiles("G7S"), returns="ZE")).code == "returns"
     assert illegal(state, Place(0, tiles("G7S"), returns="Q")).code == "returns"
     # the placed tile is not in the hand any more

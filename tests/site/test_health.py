@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.contrib.staticfiles import finders
 from django.db import DatabaseError
 from django.test import Client
 
@@ -58,3 +61,15 @@ def test_healthz_says_503_when_the_broker_is_unreachable(client: Client, setting
         app.conf.broker_url = previous
     assert response.status_code == 503
     assert response.json()["broker"]["ok"] is False
+
+
+@pytest.mark.django_db
+def test_the_favicon_is_served_at_the_root_and_as_svg(client: Client) -> None:
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon["Content-Type"] == "image/x-icon"
+    assert b"".join(icon.streaming_content)[:4] == b"\x00\x00\x01\x00"  # an ICO header
+    html = client.get("/").content.decode()
+    hrefs = re.findall(r'<link rel="icon" href="([^"]+)"', html)
+    assert hrefs[0] == "/favicon.ico" and hrefs[1].endswith("favicon.svg")
+    # The test client does not serve /static/ (runserver or WhiteNoise's manifest do): the file is there.
+    assert finders.find(hrefs[1].split("/static/", 1)[1])

@@ -1,0 +1,414 @@
+"""axe-core finds no accessibility violation on any page, in French and English, desktop and phone.
+
+axe-core (npm, pinned in package.json, installed by ``npm ci``) is loaded into
+each page with Playwright and run with its default rules (WCAG 2.x A and AA
+and the best practices). Each page is one entry of ``PAGES``: a name and what
+opens it (who looks, which address, what they do first). A page added to the
+site gets a line here.
+
+Django's stock admin pages (change lists, change forms) are Django's markup and
+are not listed; the staff's own review pages are. The error pages Django draws
+bare until the site has a template for them skip with that reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from allauth.account.forms import default_token_generator
+from allauth.account.models import EmailAddress, EmailConfirmationHMAC
+from allauth.account.utils import user_pk_to_url_str
+from django.core.exceptions import PermissionDenied, SuspiciousOperation
+from django.http import Http404
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import include, path
+
+import rules
+from accounts.emails import unsubscribe_token
+from accounts.models import EmailKind
+from accounts.services import user_delete
+from games import services
+from games.models import Game
+from tests.browser import pages
+from tests.browser.test_screenshots import NEXT_MOVE, TURN_STARTED, play_moves
+from tests.conftest import AXE
+from tests.factories import make_player
+from tests.games.conftest import rig, seat_at, start_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from accounts.models import User
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("fr", "en")
+DEVICES = {"desktop": False, "phone": True}  # the ``phone`` argument of ``browse``
+# Nodes listed per violation: enough to find the culprit, short enough to read.
+NODES_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Visit:
+    """One page as a person sees it: who, where, and what they do before axe looks."""
+
+    user: User | None
+    path: str
+    act: Callable[[Page], None] | None = None
+    status: int = 200
+    # A page Django draws bare (in English, outside the site) until the site has this template.
+    template: str | None = None
+    # The page speaks the language of the player it is about, whatever the visitor's.
+    in_players_language: bool = False
+
+
+class Stage:
+    """The players and games the pages need, each made on first use."""
+
+    @cached_property
+    def camille(self) -> User:
+        return make_player("camille", display_name="Camille")
+
+    @cached_property
+    def hugo(self) -> User:
+        return make_player("hugo", display_name="Hugo")
+
+    @cached_property
+    def staff(self) -> User:
+        return make_player("sacha", display_name="Sacha", is_staff=True, is_superuser=True)
+
+    @cached_property
+    def outsider(self) -> User:
+        return make_player("oscar", display_name="Oscar")
+
+    @cached_property
+    def running(self) -> Game:
+        """Five moves in, tiles on the board, diable and red devil included, and a chat."""
+        game = play_moves(start_game([self.camille, self.hugo], seed=3))
+        Game.objects.filter(pk=game.pk).update(turn_started_at=TURN_STARTED)
+        services.chat_post(game_id=game.pk, author=self.camille, text="Bien joué !")
+        return game
+
+    def to_move(self) -> User:
+        return seat_at(self.running, 1).player
+
+    def waiting(self) -> User:
+        return seat_at(self.running, 0).player
+
+    @cached_property
+    def finished(self) -> Game:
+        """The running game's twin, ended by two passes, then analysed."""
+        game = play_moves(start_game([self.camille, self.hugo], seed=3))
+        for number, position in ((5, 1), (6, 0)):
+            player = seat_at(game, position).player
+            services.move_submit(game_id=game.pk, player=player, version=number, move=rules.Pass(0))
+        services.game_analyse(game_id=game.pk)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        return game
+
+    @cached_property
+    def sans_marque(self) -> Game:
+        game = start_game([self.camille, self.hugo], mode="sans-marque", seed=4)
+        return rig(game, ("CHATEAUXES?N", "R?KWIOMPBDLN"))
+
+    @cached_property
+    def table(self) -> Game:
+        """An open table for three, with one player seated."""
+        return services.game_create(creator=self.hugo, mode="marque", seats=3)
+
+    @cached_property
+    def invitation(self) -> Game:
+        """A table Hugo opened for Camille alone."""
+        return services.game_create(
+            creator=self.hugo, mode="marque", seats=2, invitation_only=True, invitees=[self.camille]
+        )
+
+    @cached_property
+    def computer(self) -> Game:
+        """A friendly game against the computer, with a hint asked for: the hint box shows it."""
+        game = services.game_against_computer(player=self.camille, mode="marque", level="debutant")
+        game.refresh_from_db()
+        if game.to_move.player == self.camille:
+            services.hint_request(game_id=game.pk, player=self.camille, version=game.move_count)
+        return game
+
+    def former_player(self) -> User:
+        player = make_player("zoe", display_name="Zoé")
+        return user_delete(user=player)
+
+    def reset_link(self) -> str:
+        """The password reset page the emailed link opens."""
+        key = default_token_generator.make_token(self.camille)
+        return f"/accounts/password/reset/key/{user_pk_to_url_str(self.camille)}-{key}/"
+
+    def confirm_link(self) -> str:
+        address = EmailAddress.objects.get(user=self.unconfirmed)
+        return f"/accounts/confirm-email/{EmailConfirmationHMAC(address).key}/"
+
+    @cached_property
+    def unconfirmed(self) -> User:
+        return make_player("noe", verified=False)
+
+    def ranked(self) -> None:
+        """Rated games finished in both modes, so the leaderboards and the player page have rows.
+
+        Camille and Hugo play each other too: the player page shows their record together.
+        """
+        lea = make_player("lea", display_name="Léa")
+        pairs = ((self.camille, self.hugo), (self.camille, lea), (self.hugo, lea))
+        for k, pair in enumerate((*pairs, pairs[0])):  # three games each for Camille and Hugo
+            for mode in ("marque", "sans-marque"):
+                game = start_game(list(pair), mode=mode, seed=10 + k)
+                services.game_resign(game_id=game.pk, player=seat_at(game, k % 2).player)
+
+
+def preview(*placements: tuple[str, str], words: tuple[str, ...] = ()) -> Callable[[Page], None]:
+    """Lay tiles from the hand and wait for the preview."""
+
+    def act(page: Page) -> None:
+        for letter, square in placements:
+            pages.tap(page, letter, square)
+        pages.expect_preview_ok(page, *words)
+
+    return act
+
+
+def submit_empty(selector: str) -> Callable[[Page], None]:
+    """Send a form as it opens: the page comes back with its error messages."""
+
+    def act(page: Page) -> None:
+        page.locator(selector).locator('[type="submit"]').first.click()
+        page.wait_for_load_state()
+
+    return act
+
+
+def ranked(stage: Stage, path: str, act: Callable[[Page], None] | None = None) -> Visit:
+    stage.ranked()
+    return Visit(stage.camille, path, act)
+
+
+def open_all(selector: str) -> Callable[[Page], None]:
+    """Unfold every ``details`` the selector finds."""
+
+    def act(page: Page) -> None:
+        page.locator(selector).evaluate_all("all => all.forEach(d => { d.open = true; })")
+
+    return act
+
+
+def step_back(page: Page) -> None:
+    """Step the finished game's replay back one move: the script redraws the board."""
+    page.locator('[data-replay="prev"]').click()
+
+
+def click(selector: str) -> Callable[[Page], None]:
+    def act(page: Page) -> None:
+        page.locator(selector).click()
+
+    return act
+
+
+def diable_dialog(page: Page) -> None:
+    """Lay the diable: the dialog asking which letter it stands for opens."""
+    pages.tap(page, "?", "H8")
+    pages.expect(page.locator("#diable-dialog")).to_be_visible()
+
+
+def invite_nobody(page: Page) -> None:
+    form = page.locator("form.create-form")
+    form.locator('input[name="invite"]').fill("personne")
+    form.locator('[type="submit"]').click()
+    page.wait_for_load_state()
+
+
+def error_page(code: int) -> Callable[[Stage], Visit]:
+    return lambda s: Visit(s.camille, f"/_test/{code}/", status=code, template=f"{code}.html")
+
+
+# --- the pages ----------------------------------------------------------------------
+PAGES: dict[str, Callable[[Stage], Visit]] = {
+    "home, signed out": lambda s: Visit(None, "/"),
+    "home, signed in": lambda s: Visit(s.camille, "/"),
+    "how to play": lambda s: Visit(None, "/regles/"),
+    "how to play, printable": lambda s: Visit(None, "/regles/imprimer/"),
+    "lobby": lambda s: (s.table, Visit(s.camille, "/parties/"))[1],
+    "create a table, with errors": lambda s: Visit(s.camille, "/parties/", invite_nobody),
+    "table waiting, its creator": lambda s: Visit(s.hugo, f"/parties/{s.table.pk}/"),
+    "table waiting, a visitor": lambda s: Visit(s.camille, f"/parties/{s.table.pk}/"),
+    "table waiting, the invited player": lambda s: Visit(s.camille, f"/parties/{s.invitation.pk}/"),
+    "game, player to move": lambda s: Visit(s.to_move(), f"/parties/{s.running.pk}/"),
+    "game, player waiting": lambda s: Visit(s.waiting(), f"/parties/{s.running.pk}/"),
+    "game, a spectator": lambda s: Visit(s.outsider, f"/parties/{s.running.pk}/"),
+    "game, exchanging": lambda s: Visit(
+        s.to_move(), f"/parties/{s.running.pk}/", click("#exchange-button")
+    ),
+    "game, diable letter dialog": lambda s: Visit(
+        seat_at(s.sans_marque, 0).player, f"/parties/{s.sans_marque.pk}/", diable_dialog
+    ),
+    "game against the computer, with a hint": lambda s: Visit(
+        s.camille, f"/parties/{s.computer.pk}/"
+    ),
+    "game, avec marque, preview shown": lambda s: Visit(
+        s.to_move(), f"/parties/{s.running.pk}/", preview(*NEXT_MOVE, words=("HUE",))
+    ),
+    "game, sans marque, preview shown": lambda s: Visit(
+        seat_at(s.sans_marque, 0).player,
+        f"/parties/{s.sans_marque.pk}/",
+        preview(("C", "H8"), ("H", "I8"), ("A", "J8"), ("T", "K8"), words=("CHAT",)),
+    ),
+    "game finished, with its analysis": lambda s: Visit(s.camille, f"/parties/{s.finished.pk}/"),
+    "game finished, replay stepped back": lambda s: Visit(
+        s.camille, f"/parties/{s.finished.pk}/", step_back
+    ),
+    "my games": lambda s: (s.running, s.table, Visit(s.camille, "/parties/mes-parties/"))[-1],
+    "leaderboard": lambda s: ranked(s, "/classement/"),
+    "ratings, avec marque": lambda s: ranked(s, "/classement/niveau/marque/"),
+    "ratings, sans marque": lambda s: ranked(s, "/classement/niveau/sans-marque/"),
+    "player page": lambda s: ranked(s, "/joueurs/hugo/", open_all("details.rating-history")),
+    "my own player page": lambda s: ranked(s, "/joueurs/camille/"),
+    "a former player's page": lambda s: Visit(
+        s.camille, f"/joueurs/{s.former_player().username}/", status=410
+    ),
+    "check a word": lambda s: Visit(s.camille, "/verifier-un-mot/?mot=diamant"),
+    "check a word, signed out": lambda s: Visit(None, "/verifier-un-mot/"),
+    "report a game": lambda s: Visit(s.camille, f"/parties/{s.running.pk}/signaler/"),
+    "log in": lambda s: Visit(None, "/accounts/login/"),
+    "log in, with errors": lambda s: Visit(None, "/accounts/login/", submit_empty("main form")),
+    "sign up": lambda s: Visit(None, "/accounts/signup/"),
+    "sign up, with errors": lambda s: Visit(None, "/accounts/signup/", submit_empty("main form")),
+    "password reset": lambda s: Visit(None, "/accounts/password/reset/"),
+    "password reset sent": lambda s: Visit(None, "/accounts/password/reset/done/"),
+    "password reset, the emailed link": lambda s: Visit(None, s.reset_link()),
+    "confirm an address, the emailed link": lambda s: Visit(None, s.confirm_link()),
+    "log out": lambda s: Visit(s.camille, "/accounts/logout/"),
+    "unsubscribe, the emailed link": lambda s: Visit(
+        None,
+        f"/desabonnement/{unsubscribe_token(s.camille, EmailKind.TURN)}/",
+        in_players_language=True,
+    ),
+    "unsubscribe, a broken link": lambda s: Visit(None, "/desabonnement/abc/", status=400),
+    "confirm your address first": lambda s: Visit(s.unconfirmed, "/compte/adresse-a-confirmer/"),
+    "settings": lambda s: Visit(s.camille, "/compte/"),
+    "settings, email address": lambda s: Visit(s.camille, "/accounts/email/"),
+    "settings, password": lambda s: Visit(s.camille, "/accounts/password/change/"),
+    "vacations": lambda s: Visit(s.camille, "/compte/vacances/"),
+    "delete my account": lambda s: Visit(s.camille, "/compte/supprimer/"),
+    "staff: game replay": lambda s: Visit(s.staff, f"/equipe/parties/{s.finished.pk}/rejouer/"),
+    "staff: game check": lambda s: Visit(s.staff, f"/admin/games/game/{s.finished.pk}/check/"),
+    "staff: annul a game": lambda s: Visit(s.staff, f"/admin/games/game/{s.finished.pk}/annul/"),
+    "error 400": error_page(400),
+    "error 403": error_page(403),
+    "error 404": error_page(404),
+    "error 500": error_page(500),
+    "error 403, staff page for a player": lambda s: Visit(
+        s.camille, f"/equipe/parties/{s.finished.pk}/rejouer/", status=403
+    ),
+}
+
+
+# --- the error pages, as Django renders them in production ----------------------------
+def _raise(exception: type[Exception]) -> Callable[..., Any]:
+    def view(request: Any) -> Any:
+        raise exception("axe")
+
+    return view
+
+
+urlpatterns = [
+    path("_test/403/", _raise(PermissionDenied)),
+    path("_test/404/", _raise(Http404)),
+    path("_test/400/", _raise(SuspiciousOperation)),
+    path("_test/500/", _raise(RuntimeError)),
+    path("", include("diamino_site.urls")),
+]
+
+
+@pytest.fixture
+def error_urls(settings) -> None:
+    """The site's addresses, and four that fail (the live server reads the setting per request)."""
+    settings.ROOT_URLCONF = __name__
+
+
+# --- axe ---------------------------------------------------------------------------
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    # Evaluated through the browser's devtools, not as a <script> tag: the site's
+    # Content-Security-Policy rightly blocks inline scripts (tests/site/test_csp.py).
+    page.evaluate(axe_source())
+    return page.evaluate("async () => (await axe.run(document)).violations")
+
+
+@cache
+def axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
+
+
+def described(violation: dict[str, Any]) -> str:
+    nodes = violation["nodes"]
+    lines = [
+        f"  {violation['id']} ({violation['impact']}), {len(nodes)} element(s): "
+        f"{violation['help']} — {violation['helpUrl']}"
+    ]
+    for node in nodes[:NODES_SHOWN]:
+        summary = (node.get("failureSummary") or "").replace("\n", " ")
+        lines.append(f"    {' > '.join(map(str, node['target']))}: {summary}")
+    if len(nodes) > NODES_SHOWN:
+        lines.append(f"    … and {len(nodes) - NODES_SHOWN} more")
+    return "\n".join(lines)
+
+
+@pytest.mark.axe
+@pytest.mark.parametrize("name", PAGES)
+def test_axe_finds_no_violation_on_the_page(name, browse, transactional_db, error_urls) -> None:
+    visit = PAGES[name](Stage())
+    if visit.template is not None:
+        try:
+            get_template(visit.template)
+        except TemplateDoesNotExist:
+            pytest.skip(f"the site has no {visit.template}: Django's bare page is served")
+    report = []
+    for language in LANGUAGES:
+        for device, phone in DEVICES.items():
+            page = browse(visit.user, phone=phone, language=language)
+            response = page.goto(visit.path)
+            assert response.status == visit.status, (name, language, device, response.status)
+            if not visit.in_players_language:
+                assert page.evaluate("document.documentElement.lang") == language, name
+            if visit.act is not None:
+                visit.act(page)
+            violations = axe_violations(page)
+            if violations:
+                report.append(f"{name}, {language}, {device} ({page.url}):")
+                report.extend(described(violation) for violation in violations)
+            page.context.close()
+    assert not report, "axe-core found violations:\n" + "\n".join(report)
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("fr", ("H8, lettre C, 3 points, nouvelle lettre", "I8, lettre H, 0 point, diable, ")),
+        ("en", ("H8, letter C, 3 points, new tile", "I8, letter H, 0 points, diable, new tile")),
+    ],
+)
+def test_a_tile_laid_is_named_by_its_letter_then_its_points_as_the_tile_shows_them(
+    browse, transactional_db, language, names
+) -> None:
+    """The names the script gives (the server's are in tests/games/test_game_template.py)."""
+    stage = Stage()
+    page = browse(seat_at(stage.sans_marque, 0).player, language=language)
+    page.goto(f"/parties/{stage.sans_marque.pk}/")
+    pages.tap(page, "C", "H8")
+    pages.tap(page, "?", "I8")
+    pages.choose_diable_letter(page, "H")
+    tile, diable = names
+    pages.expect(pages.square(page, "H8")).to_have_attribute("aria-label", tile)
+    pages.expect(pages.square(page, "I8")).to_have_attribute("aria-label", re.compile(f"^{diable}"))
+    pages.expect(pages.square(page, "H8").locator(".board-tile")).to_have_text("C 3")
