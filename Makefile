@@ -30,6 +30,7 @@ run: migrate
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 lint: setup
