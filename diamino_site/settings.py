@@ -205,12 +205,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "options": {"expires": 55},  # a backlog of sweeps is one sweep
     },
     # Time-outs at the deadline (R-END-4) and reminders before it.
-    "games-clock": {"task": "games.clock", "schedule": 300.0, "options": {"expires": 290}},
+    "games-clock": {"task": "notifications.clock", "schedule": 300.0, "options": {"expires": 290}},
     # A computer player's turn whose task was lost (games/computer.py).
     "games-bot-turns": {"task": "games.bot_sweep", "schedule": 60.0, "options": {"expires": 55}},
     # Daily digests, written at each player's local digest hour.
     "notifications-digests": {
-        "task": "games.digests",
+        "task": "notifications.digests",
         "schedule": crontab(minute=0),
         "options": {"expires": 3000},
     },

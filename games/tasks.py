@@ -1,7 +1,9 @@
 """Celery tasks of the games app: they take ids, read fresh rows, and are safe to run twice.
 
-The computer player's tasks keep their registered names ``games.bot_move`` and
-``games.bot_sweep``: messages waiting in the broker and beat's schedule name them.
+Some tasks keep the registered names they had before they moved here
+(``games.bot_move``, ``games.bot_sweep``, and the clock's ``notifications.clock``
+and ``notifications.digests``, from ``notifications/tasks.py``): messages waiting
+in the broker, beat's schedule and the monitoring of the periodic tasks name them.
 """
 
 from __future__ import annotations
@@ -29,12 +31,12 @@ def analyse_game(game_id: int) -> bool:
     return services.game_analyse(game_id=game_id)
 
 
-@shared_task(name="games.clock", ignore_result=True)
+@shared_task(name="notifications.clock", ignore_result=True)
 def run_clock() -> dict[str, int]:
     """Time-outs first (a player out of time needs no reminder), then reminders."""
     return {"timeouts": deadlines.apply_timeouts(), "reminders": deadlines.write_reminders()}
 
 
-@shared_task(name="games.digests", ignore_result=True)
+@shared_task(name="notifications.digests", ignore_result=True)
 def send_digests() -> int:
     return deadlines.write_digests()
