@@ -120,3 +120,17 @@ def test_a_reset_for_an_unknown_address_goes_to_that_address(client: Client, mai
     [row] = account_rows()
     assert row.recipient is None and row.status == "sent"
     assert [m.to for m in mailoutbox] == [["nobody@example.com"]]
+
+
+def test_staff_cannot_read_a_pending_reset_link_in_the_admin(client: Client, settings) -> None:
+    make_player("bob")
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
+    client.post(reverse("account_reset_password"), {"email": "bob@example.com"})
+    [row] = account_rows()
+    link = re.search(r"https?://\S*/accounts/password/reset/key/\S+", row.context["text"]).group(0)
+    staff = Client()
+    staff.force_login(make_player("root", is_staff=True, is_superuser=True))
+    page = staff.get(reverse("admin:notifications_notification_change", args=[row.pk]))
+    assert page.status_code == 200
+    assert link not in page.content.decode()
+    assert "/accounts/password/reset/key/" not in page.content.decode()

@@ -11,8 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -35,6 +34,7 @@ from tests.faults.redis_server import (  # noqa: F401 (fixtures)
     site_on_private_redis,
 )
 from tests.notifications.conftest import new_game
+from tests.notifications.test_worker import a_worker, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -78,23 +78,6 @@ def log_in(client: Client, login: str, password: str = PASSWORD) -> HttpResponse
 
 def link_in(text: str, pattern: str) -> str:
     return re.search(rf"https?://\S*{pattern}\S*", text).group(0)
-
-
-@contextmanager
-def a_worker() -> Iterator[None]:
-    from celery.contrib.testing.worker import start_worker
-
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-        yield
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
 
 
 def send_what_is_pending() -> None:

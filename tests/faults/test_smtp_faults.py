@@ -7,8 +7,6 @@ Celery worker sends from the outbox through a private Redis, as in production.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -24,6 +22,7 @@ from tests.faults.redis_server import (  # noqa: F401 (fixtures)
     site_on_private_redis,
 )
 from tests.faults.smtp_server import SmtpServer, smtp_server  # noqa: F401 (fixture)
+from tests.notifications.test_worker import a_worker, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -37,23 +36,6 @@ def outbox(site_on_private_redis, smtp_server: SmtpServer, settings) -> SmtpServ
     settings.DIAMINO_NOTIFICATION_RETRY_CAP = timedelta(seconds=2)
     app.control.purge()
     return smtp_server
-
-
-@contextmanager
-def a_worker() -> Iterator[None]:
-    from celery.contrib.testing.worker import start_worker
-
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-        yield
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
 
 
 def account_rows() -> list[Notification]:
