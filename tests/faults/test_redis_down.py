@@ -159,6 +159,10 @@ def test_with_redis_hanging_every_page_and_form_answers_within_the_cache_timeout
             == 200
         )
         assert timed(lambda: mover.post(reverse("account_logout"))).status_code == 302
+        start = time.monotonic()
+        health = Client().get(reverse("healthz"))  # the monitoring sees it
+        assert health.status_code == 503 and health.json()["broker"]["ok"] is False
+        assert time.monotonic() - start < 5  # two tries of DIAMINO_HEALTH_TIMEOUT (2 s)
     finally:
         site.resume()
     assert Game.objects.get(pk=game.pk).move_count == 1
