@@ -132,12 +132,19 @@ def point_the_site_at(server: RedisServer, settings) -> None:
 
 
 def _forget_broker_connections(app) -> None:
-    """Celery keeps a connection pool made from the first broker URL it saw."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    """Celery keeps the broker's connection pool and the result backend it first made.
+
+    ``kombu.pools.reset`` closes every pool and empties kombu's registry, so the
+    next publish (to this test's Redis, or back to the suite's) opens a fresh one.
+    """
+    from kombu import pools
+
+    pools.reset()
+    app._pool = None
     app.amqp._producer_pool = None
-    app.__dict__.pop("backend", None)  # a cached property, made from the result backend URL
+    # The result backend too is made once, from the URL of its time (per thread unless thread-safe).
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
 
 
 @pytest.fixture
