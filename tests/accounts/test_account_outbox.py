@@ -134,3 +134,25 @@ def test_staff_cannot_read_a_pending_reset_link_in_the_admin(client: Client, set
     assert page.status_code == 200
     assert link not in page.content.decode()
     assert "/accounts/password/reset/key/" not in page.content.decode()
+
+
+def test_with_smtp_refusing_an_address_change_answers_and_its_confirmation_waits(
+    settings, mailoutbox
+) -> None:
+    alice = make_player("alice", language="en")
+    client = Client()
+    client.force_login(alice)
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": "alice@new.example"}
+    )
+    assert response.status_code == 302
+    [row] = account_rows()
+    assert row.status == "pending" and row.recipient == alice
+    assert row.context["to"] == ["alice@new.example"]
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        periodic.sweep()
+    assert [m.to for m in mailoutbox] == [["alice@new.example"]]
+    assert "Confirm" in mailoutbox[0].subject  # alice's language, English
