@@ -7,3 +7,8 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from accounts.outbox import register_kind
+
+        register_kind()  # allauth's emails go through the outbox (accounts/outbox.py)

@@ -8,7 +8,8 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "diamino_site.settings")
 
-app = Celery("diamino_site")
+# QuickFailTask: a broker that hangs never holds a page up (diamino_site/broker.py).
+app = Celery("diamino_site", task_cls="diamino_site.broker:QuickFailTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -169,18 +169,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: Celery broker and cache when set; eager tasks otherwise ---------
 REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss", "unix"))
 if REDIS_URL:
+    # A Redis that is down or hangs never stops a page (diamino_site/cache.py): an
+    # operation waits at most the socket timeout, then Redis is left alone for
+    # RETRY_SECONDS while the fallback serves. The rate limits fall back to a
+    # per-process local-memory cache; the sessions to nothing (the database has them).
+    _redis_cache = {
+        "BACKEND": "diamino_site.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        "RETRY_SECONDS": 5,
+    }
     CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            # Every signed-in page reads its session here: a Redis that hangs
-            # must not hang the pages (diamino_site/sessions.py reads the database).
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
+        "default": {**_redis_cache, "FALLBACK": "local"},
+        "sessions": {**_redis_cache, "FALLBACK": "none"},
     }
     # Sessions read from Redis and kept in the database: one query less per
     # signed-in request; a flushed cache signs nobody out (diamino_site/sessions.py).
     SESSION_ENGINE = "diamino_site.sessions"
+    SESSION_CACHE_ALIAS = "sessions"
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -194,7 +200,16 @@ CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves the message q
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    # A Redis that hangs must not hang the move that queues its emails (kombu
+    # waits forever by default): one try, then the sweeps (diamino_site/broker.py).
+    "socket_connect_timeout": 1,
+    "socket_timeout": 1,
+}
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TIMEZONE = "UTC"
 # One beat process schedules these; any number of workers run them (README).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
@@ -243,6 +258,8 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Diamino] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
+    # "key" is the account and the address together (accounts/adapter.py): a
+    # stranger's wrong passwords never lock the owner out from their own address.
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",

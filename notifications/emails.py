@@ -31,15 +31,12 @@ from games.models import Game, Invitation, Seat
 from games.presenters import notation_shown
 from moderation.models import Report
 from moderation.services import own_case
-from notifications import board
+from notifications import board, kinds
+from notifications.kinds import Skip
 from notifications.models import Notification
-from notifications.services import EMAIL_KIND
+from notifications.services import EMAIL_KIND, why_not
 
 Kind = Notification.Kind
-
-
-class Skip(Exception):
-    """Nothing to send any more; the message says why (for the admin)."""
 
 
 def game_url(game: Game) -> str:
@@ -307,3 +304,9 @@ def render(row: Notification) -> EmailMultiAlternatives:
     with translation.override(user.language):
         name, context = BUILDERS[row.kind](row)
     return build_email(user, name, context, kind=EMAIL_KIND[row.kind])
+
+
+def register_kinds() -> None:
+    """The game's kinds, for the outbox (``notifications/kinds.py``)."""
+    for kind in BUILDERS:
+        kinds.register(kind, render=render, why_not=why_not)

@@ -103,6 +103,7 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # As on the embedded default: sessions in the database alone (with Redis they are read from it).
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
+    settings.SESSION_CACHE_ALIAS = "default"  # the one cache there is
     previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
