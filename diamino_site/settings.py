@@ -17,9 +17,17 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from diamino_site.env import env_bool, env_int, env_list, env_str, env_url
+from diamino_site.env import env_bool, env_file_load, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- .env: the file's variables, read before any other setting -------------
+# DIAMINO_ENV_FILE names another file (an empty value: none); the environment wins.
+_env_file = os.environ.get("DIAMINO_ENV_FILE", str(BASE_DIR / ".env"))
+if _env_file:
+    env_file_load(Path(_env_file))
+# --- end of .env --------------------------------------------------------------
+
 DATA_DIR = Path(env_str("DIAMINO_DATA_DIR", str(BASE_DIR / "data")))
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
