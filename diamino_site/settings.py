@@ -52,7 +52,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "allauth",
-    "allauth.account",
+    # allauth.account, named "Email addresses" in the admin (accounts/apps.py).
+    "accounts.apps.EmailAddressesConfig",
     "rules.apps.RulesConfig",
     "accounts.apps.AccountsConfig",
     "games.apps.GamesConfig",
