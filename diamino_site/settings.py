@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "ratings.apps.RatingsConfig",
     "moderation.apps.ModerationConfig",
     "notifications.apps.NotificationsConfig",
+    "monitoring.apps.MonitoringConfig",
 ]
 
 MIDDLEWARE = [
@@ -273,12 +274,6 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-}
 
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
@@ -322,3 +317,20 @@ DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
     if os.environ.get("DIAMINO_ANALYSE_FINISHED_GAMES", "").strip()
     else None
 )
+
+# --- Monitoring: a dead beat noticed, errors reported (monitoring/) ----------
+# /healthz answers 503 when a watched periodic task has not finished within three
+# of its periods (monitoring/heartbeats.py). On where a beat is expected: by
+# default when a broker (REDIS_URL) is configured; the embedded default runs
+# tasks eagerly and needs no beat.
+DIAMINO_HEALTH_BEAT = env_bool("DIAMINO_HEALTH_BEAT", bool(REDIS_URL))
+# The outbox sweep and the clock: without them no email is retried, and nobody times out.
+DIAMINO_HEALTH_BEAT_TASKS = ("notifications.sweep", "notifications.clock")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+}
+# --- end of monitoring ---------------------------------------------------------

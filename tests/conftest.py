@@ -86,6 +86,7 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.DIAMINO_HEALTH_BEAT = False  # no beat is expected with eager tasks
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
 

@@ -11,6 +11,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from diamino_site.env import env_bool, env_file_load, env_int, env_list, env_str, env_url
+from tests.site.processes import settings_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,43 +134,21 @@ def test_no_env_file_reads_nothing(tmp_path: Path) -> None:
     assert environ == {}
 
 
-def _settings_with_env_file(env_file: Path, extra_env: dict[str, str], names: str) -> list[str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DIAMINO_", "EMAIL_"))
-        and k not in ("REDIS_URL", "DATABASE_URL")
-    }
-    env.update(
-        {"DJANGO_SETTINGS_MODULE": "diamino_site.settings", "DIAMINO_ENV_FILE": str(env_file)}
-    )
-    env.update(extra_env)
-    script = f"from django.conf import settings; print(*(getattr(settings, n) for n in {names.split()!r}))"
-    result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {script}"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split()
-
-
 def test_the_site_reads_its_env_file_at_start_up_and_the_environment_wins(
     tmp_path: Path,
 ) -> None:
     path = _env_file(tmp_path, "DIAMINO_POLL_SECONDS=7\nDIAMINO_DIGEST_HOUR=5\n")
-    poll, digest = _settings_with_env_file(
-        path, {"DIAMINO_DIGEST_HOUR": "6"}, "DIAMINO_POLL_SECONDS DIAMINO_DIGEST_HOUR"
+    poll, digest = settings_of(
+        "DIAMINO_POLL_SECONDS DIAMINO_DIGEST_HOUR",
+        {"DIAMINO_ENV_FILE": str(path), "DIAMINO_DIGEST_HOUR": "6"},
     )
     assert (poll, digest) == ("7", "6")
 
 
 def test_a_copy_of_env_example_runs_the_embedded_default(tmp_path: Path) -> None:
     path = _env_file(tmp_path, (ROOT / ".env.example").read_text(encoding="utf-8"))
-    backend, eager = _settings_with_env_file(
-        path, {"DIAMINO_DATA_DIR": str(tmp_path)}, "EMAIL_BACKEND CELERY_TASK_ALWAYS_EAGER"
+    backend, eager = settings_of(
+        "EMAIL_BACKEND CELERY_TASK_ALWAYS_EAGER",
+        {"DIAMINO_ENV_FILE": str(path), "DIAMINO_DATA_DIR": str(tmp_path)},
     )
     assert (backend, eager) == ("diamino_site.mail.ConsoleAndFileBackend", "True")
