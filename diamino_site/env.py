@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, MutableMapping
+from email.utils import getaddresses
 from pathlib import Path
 from urllib.parse import urlparse
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.validators import validate_email
 from dotenv import dotenv_values
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -122,3 +124,20 @@ def env_file_load(path: Path, *, environ: MutableMapping[str, str] | None = None
         environ[name] = value
         copied.append(name)
     return copied
+
+
+def env_addresses(name: str, *, environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """``Name <a@example.com>, b@example.com`` as ``(name, address)`` pairs; none when unset."""
+    environ = os.environ if environ is None else environ
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return []
+    pairs = getaddresses([raw])
+    try:
+        for _name, address in pairs:
+            validate_email(address)
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name} must be comma-separated addresses like 'Name <a@example.com>', not {raw!r}."
+        ) from None
+    return pairs

@@ -17,7 +17,15 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from diamino_site.env import env_bool, env_file_load, env_int, env_list, env_str, env_url
+from diamino_site.env import (
+    env_addresses,
+    env_bool,
+    env_file_load,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -64,6 +72,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every response and every log line of the request has its id.
+    "monitoring.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -327,10 +337,43 @@ DIAMINO_HEALTH_BEAT = env_bool("DIAMINO_HEALTH_BEAT", bool(REDIS_URL))
 # The outbox sweep and the clock: without them no email is retried, and nobody times out.
 DIAMINO_HEALTH_BEAT_TASKS = ("notifications.sweep", "notifications.clock")
 
+# Errors: to Sentry when SENTRY_DSN is set (no personal data: monitoring/errors.py);
+# always to the log, each line with its request id (monitoring/request_id.py);
+# and, with DEBUG off, by email to ADMINS ("Name <a@example.com>, …") through
+# the same EMAIL_* settings as the players' emails.
+SENTRY_DSN = env_url("SENTRY_DSN", None, schemes=("http", "https"))
+if SENTRY_DSN:
+    from monitoring.errors import sentry_init
+
+    sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "") or None)
+ADMINS = env_addresses("ADMINS")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_id": {"()": "monitoring.request_id.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "with_request_id": {
+            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "with_request_id",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    # Django's errors (a 500, a failed check) go to ADMINS as well as to the log below.
+    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
 }
 # --- end of monitoring ---------------------------------------------------------
