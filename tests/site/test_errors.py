@@ -7,9 +7,6 @@ import http.server
 import io
 import json
 import logging
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +18,7 @@ from django.test import Client
 from diamino_site.env import env_addresses
 from monitoring.errors import before_send
 from monitoring.request_id import RequestIdFilter
-from tests.site.processes import ROOT, settings_of
+from tests.site.processes import python_run, settings_of
 
 pytestmark = pytest.mark.django_db
 
@@ -207,27 +204,9 @@ def test_sentry_gets_the_error_without_personal_data(
     sentry_endpoint: tuple[str, list[str]], tmp_path: Path
 ) -> None:
     dsn, received = sentry_endpoint
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DIAMINO_", "SENTRY_"))
-        and k not in ("REDIS_URL", "DATABASE_URL")
-    }
-    env.update(
-        DJANGO_SETTINGS_MODULE="diamino_site.settings",
-        DIAMINO_ENV_FILE="",
-        DIAMINO_DATA_DIR=str(tmp_path),
-        SENTRY_DSN=dsn,
+    result = python_run(
+        SITE_WITH_A_FAILING_LOGIN, {"DIAMINO_DATA_DIR": str(tmp_path), "SENTRY_DSN": dsn}
     )
-    result = subprocess.run(
-        [sys.executable, "-c", SITE_WITH_A_FAILING_LOGIN],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
     status, request_id = result.stdout.split()
     assert status == "500", result.stderr
     everything = "\n".join(received)
