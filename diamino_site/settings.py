@@ -284,7 +284,6 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
-
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 # Days per calendar year a player may stop their clocks (accounts/vacations.py).
