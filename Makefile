@@ -33,13 +33,17 @@ $(LOCK):
 
 # After editing the dependencies in pyproject.toml: the locks again, for every
 # Python, from whichever Python runs it. Versions already locked are kept where
-# they still fit; `make lock UPGRADE=1` takes the newest of everything.
+# they still fit; `make lock UPGRADE=1` takes the newest of everything. A lock
+# whose content is unchanged is not touched (no reinstall follows).
 lock: setup
 	@for version in $(LOCKED_PYTHONS); do \
+	  lock=requirements/py$$(echo $$version | tr -d .).txt; \
+	  cp $$lock $$lock.new 2>/dev/null || true; \
 	  $(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --universal \
 	    --quiet --python-version $$version $(if $(UPGRADE),--upgrade) \
-	    --custom-compile-command "make lock" \
-	    -o requirements/py$$(echo $$version | tr -d .).txt || exit 1; \
+	    --custom-compile-command "make lock" -o $$lock.new || { rm -f $$lock.new; exit 1; }; \
+	  if cmp -s $$lock.new $$lock; then rm $$lock.new; \
+	  else mv $$lock.new $$lock; echo "make lock: $$lock written"; fi; \
 	done
 # --- end of the locked install ------------------------------------------------
 
