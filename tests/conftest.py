@@ -74,6 +74,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_beat_expected(settings) -> None:
+    """No test runs a beat: /healthz watches the periodic tasks only where a test says so."""
+    settings.DIAMINO_HEALTH_BEAT = False
+
+
+@pytest.fixture(autouse=True)
 def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     """Eager tasks and a private cache, unless the test asks for the real services."""
     if request.node.get_closest_marker("services"):
@@ -86,7 +92,6 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.DIAMINO_HEALTH_BEAT = False  # no beat is expected with eager tasks
     yield
     celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = previous
 
