@@ -18,9 +18,25 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from diamino_site.env import env_bool, env_int, env_list, env_str, env_url
+from diamino_site.env import (
+    env_addresses,
+    env_bool,
+    env_file_load,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- .env: the file's variables, read before any other setting -------------
+# DIAMINO_ENV_FILE names another file (an empty value: none); the environment wins.
+_env_file = os.environ.get("DIAMINO_ENV_FILE", str(BASE_DIR / ".env"))
+if _env_file:
+    env_file_load(Path(_env_file))
+# --- end of .env --------------------------------------------------------------
+
 DATA_DIR = Path(env_str("DIAMINO_DATA_DIR", str(BASE_DIR / "data")))
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -63,7 +79,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "allauth",
-    "allauth.account",
+    # allauth.account, named "Email addresses" in the admin (accounts/apps.py).
+    "accounts.apps.EmailAddressesConfig",
     "rules.apps.RulesConfig",
     "accounts.apps.AccountsConfig",
     "games.apps.GamesConfig",
@@ -71,9 +88,12 @@ INSTALLED_APPS = [
     "moderation.apps.ModerationConfig",
     "learn.apps.LearnConfig",
     "notifications.apps.NotificationsConfig",
+    "monitoring.apps.MonitoringConfig",
 ]
 
 MIDDLEWARE = [
+    # First, so that every response and every log line of the request has its id.
+    "monitoring.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -327,13 +347,6 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-}
-
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 # Days per calendar year a player may stop their clocks (accounts/vacations.py).
@@ -376,3 +389,53 @@ DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
     if os.environ.get("DIAMINO_ANALYSE_FINISHED_GAMES", "").strip()
     else None
 )
+
+# --- Monitoring: a dead beat noticed, errors reported (monitoring/) ----------
+# /healthz answers 503 when a watched periodic task has not finished within three
+# of its periods (monitoring/heartbeats.py). On where a beat is expected: by
+# default when a broker (REDIS_URL) is configured; the embedded default runs
+# tasks eagerly and needs no beat.
+DIAMINO_HEALTH_BEAT = env_bool("DIAMINO_HEALTH_BEAT", bool(REDIS_URL))
+# The outbox sweep and the clock: without them no email is retried, and nobody times out.
+DIAMINO_HEALTH_BEAT_TASKS = ("notifications.sweep", "notifications.clock")
+
+# Errors: to Sentry when SENTRY_DSN is set (no personal data: monitoring/errors.py);
+# always to the log, each line with its request id (monitoring/request_id.py);
+# and, with DEBUG off, by email to ADMINS ("Name <a@example.com>, …") through
+# the same EMAIL_* settings as the players' emails.
+SENTRY_DSN = env_url("SENTRY_DSN", None, schemes=("http", "https"))
+if SENTRY_DSN:
+    from monitoring.errors import sentry_init
+
+    sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "") or None)
+ADMINS = env_addresses("ADMINS")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "request_id": {"()": "monitoring.request_id.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "with_request_id": {
+            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "with_request_id",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    # Django's errors (a 500, a failed check) go to ADMINS as well as to the log below.
+    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO"}},
+    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+}
+# --- end of monitoring ---------------------------------------------------------

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from monitoring import heartbeats
 
 
 @require_GET
@@ -42,18 +46,36 @@ def _broker_ok() -> tuple[bool, str]:
     return True, "redis"
 
 
+def _beat_ok(database_ok: bool) -> dict[str, Any]:
+    """The periodic tasks that are late (monitoring/heartbeats.py), where a beat is expected."""
+    if not settings.DIAMINO_HEALTH_BEAT:
+        return {"ok": True, "detail": "not watched"}
+    if not database_ok:
+        return {"ok": False, "detail": "database down"}
+    late = heartbeats.late_tasks()
+    if not late:
+        return {"ok": True, "detail": "on time"}
+    return {
+        "ok": False,
+        "detail": "late: " + ", ".join(late),
+        "late": {name: at.isoformat() if at else None for name, at in late.items()},
+    }
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Database and broker status: 200 when both answer, 503 otherwise."""
+    """Database, broker and beat status: 200 when all are well, 503 otherwise."""
     db_ok, db_detail = _database_ok()
     broker_ok, broker_detail = _broker_ok()
-    healthy = db_ok and broker_ok
+    beat = _beat_ok(db_ok)
+    healthy = db_ok and broker_ok and beat["ok"]
     return JsonResponse(
         {
             "status": "ok" if healthy else "unavailable",
             "database": {"ok": db_ok, "detail": db_detail},
             "broker": {"ok": broker_ok, "detail": broker_detail},
+            "beat": beat,
         },
         status=200 if healthy else 503,
     )

@@ -75,6 +75,8 @@ class Notification(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
 
     def __str__(self) -> str:
         return f"{self.key} → {self.recipient_id} ({self.status})"

@@ -95,6 +95,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_beat_expected(settings) -> None:
+    """No test runs a beat: /healthz watches the periodic tasks only where a test says so."""
+    settings.DIAMINO_HEALTH_BEAT = False
+
+
+@pytest.fixture(autouse=True)
 def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     """Eager tasks and a private cache, unless the test asks for the real services."""
     if request.node.get_closest_marker("services"):
