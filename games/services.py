@@ -235,6 +235,8 @@ class Preview:
     words: tuple[str, ...] = ()
     devils: tuple[str, ...] = ()
     points: int = 0
+    # The points depend on hands the player may not see: ``points`` is 0, not the figure.
+    points_hidden: bool = False
     goes_out: bool = False
     returns_needed: int = 0
     message: str = ""
