@@ -8,6 +8,7 @@ early (``| head``) is not an error: the record was judged, exit 0, quietly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -21,10 +22,8 @@ USAGE = "usage: python -m rules.referee GAME.json   (or - to read standard input
 
 def _say(message: str) -> None:
     """One line on stderr; a closed stderr must not turn the exit code into a traceback."""
-    try:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         print(message, file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass
 
 
 def _write(text: str) -> int:
@@ -45,11 +44,9 @@ def _write(text: str) -> int:
 
 
 def _silence_stdout() -> None:
-    try:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
