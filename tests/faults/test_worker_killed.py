@@ -15,13 +15,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
+from benchmarks.web import stack
 from tests.faults.postgres_server import (  # noqa: F401 (the fixtures, and those they use)
     ROOT,
     Site,
@@ -31,17 +32,9 @@ from tests.faults.postgres_server import (  # noqa: F401 (the fixtures, and thos
     postgres_server,
     site_env,
 )
+from tests.notifications.test_worker import wait_for
 
 pytestmark = pytest.mark.services
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 60) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return condition()
 
 
 @contextmanager
@@ -55,13 +48,7 @@ def worker(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
     try:
         yield process
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+        stack.stop(process, timeout=30)
 
 
 def sent_files(mail: Path) -> list[str]:
@@ -87,7 +74,9 @@ def test_a_worker_killed_mid_send_leaves_the_email_queued_and_it_is_sent_once_la
     site: Site = make_site(postgres_server, migrated_template, tmp_path, **extra)
 
     with worker(site.env, tmp_path / "first.log") as first:
-        assert wait_for(lambda: (mail / "SENDING").exists()), (tmp_path / "first.log").read_text()
+        assert wait_for(lambda: (mail / "SENDING").exists(), timeout=60), (
+            tmp_path / "first.log"
+        ).read_text()
         first.send_signal(signal.SIGKILL)  # mid-send: claimed, the SMTP exchange begun
         first.wait(timeout=10)
     rows = site.run("outbox")["rows"]
