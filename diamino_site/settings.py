@@ -158,7 +158,12 @@ TEMPLATES = [
 # --- Database: SQLite in data/ unless DATABASE_URL says otherwise -----------
 _database_url = env_url("DATABASE_URL", None, schemes=("postgres", "postgresql", "pgsql", "sqlite"))
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    # Persistent connections (a minute), each checked before a request or task
+    # reuses it: after a database restart every process reconnects on its own,
+    # without being restarted, instead of failing once on its broken connection.
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
         "DIAMINO_DB_PREPARED_STATEMENTS", True
     ):

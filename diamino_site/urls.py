@@ -24,6 +24,9 @@ urlpatterns = [
     path("", include("learn.urls", namespace="learn")),
 ]
 
+# A database that cannot be reached is a 503 page, anything else Django's 500.
+handler500 = "diamino_site.views.server_error"
+
 if settings.DIAMINO_BENCH_VIEWS:  # `make bench` only: the ceiling every endpoint is compared with
     urlpatterns += [
         path("_bench/bare", bench.bare, name="bench_bare"),

@@ -20,12 +20,13 @@ from typing import TypeVar
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
 from accounts.permissions import can_play
+from diamino_site import ratelimit
 from games import clock, signals
 from games import engine as game_engine
 from games.errors import GameError, moved_on, not_a_player, not_running, timed_out
@@ -35,6 +36,14 @@ T = TypeVar("T")
 
 CHAT_MAX_LENGTH = 500
 CHAT_MAX_PER_MINUTE = 6
+
+# An invitation is an email to somebody else, and a table opened and closed again
+# can invite the same player over and over: without limits one player could fill
+# another's inbox (issue 25 measured 25 invitation emails to one player in 1.9 s).
+# Far above what a player opening tables for friends needs.
+TABLES_PER_HOUR = ratelimit.Limit("tables", count=20, seconds=3600)
+INVITATIONS_PER_HOUR = ratelimit.Limit("invitations", count=30, seconds=3600)
+SAME_INVITEE_PER_DAY = ratelimit.Limit("invitations-to", count=3, seconds=86400)
 
 
 def _system_rng() -> random.Random:
@@ -48,6 +57,41 @@ def _require_player(user: User) -> None:
             _("Confirm your email address before you create or join a game."),
             status=403,
         )
+
+
+def _spend(charges: list[ratelimit.Charge], invitees: Iterable[User] = ()) -> None:
+    """Count the actions against the player's limits, or refuse them all (429).
+
+    Called last in the service, inside its transaction: the refusal rolls back
+    what it wrote, and a request refused for another reason spends nothing.
+    """
+    try:
+        ratelimit.take_all(charges)
+    except ratelimit.RateLimited as exc:
+        if exc.limit is TABLES_PER_HOUR:
+            message = gettext(
+                "You have opened many tables in a short time: you can open another in %(wait)s."
+            )
+        elif exc.limit is INVITATIONS_PER_HOUR:
+            message = gettext(
+                "You have sent many invitations in a short time: you can invite again in %(wait)s."
+            )
+        else:
+            message = gettext(
+                "You have invited %(name)s several times today: "
+                "you can invite them again in %(wait)s."
+            )
+        invitee = next((i for i in invitees if i.pk == exc.who[-1]), "")
+        raise GameError(
+            "rate-limited", message % {"wait": exc.wait, "name": invitee}, status=429
+        ) from None
+
+
+def _invitation_charges(by: User, invitees: list[User]) -> list[ratelimit.Charge]:
+    charges: list[ratelimit.Charge] = [(SAME_INVITEE_PER_DAY, (by.pk, i.pk), 1) for i in invitees]
+    if invitees:
+        charges.insert(0, (INVITATIONS_PER_HOUR, (by.pk,), len(invitees)))
+    return charges
 
 
 def _locked_game(game_id: int) -> Game:
@@ -99,12 +143,13 @@ def game_create(
         word_list=game_engine.current_word_list_id(),
     )
     Seat.objects.create(game=game, player=creator)
-    for invitee in invitees:
-        _invite(game, creator, invitee)
+    invited = [invitee for invitee in invitees if _invite(game, creator, invitee)[1]]
+    _spend([(TABLES_PER_HOUR, (creator.pk,), 1), *_invitation_charges(creator, invited)], invited)
     return game
 
 
-def _invite(game: Game, by: User, invitee: User) -> Invitation:
+def _invite(game: Game, by: User, invitee: User) -> tuple[Invitation, bool]:
+    """The invitation, and whether it is a new one (an email) rather than one still pending."""
     if invitee == by or game.seats.filter(player=invitee).exists():
         raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
     if not invitee.is_active or invitee.is_bot:  # a computer player is seated, not invited
@@ -120,10 +165,12 @@ def _invite(game: Game, by: User, invitee: User) -> Invitation:
         invitation.invited_by = by
         invitation.created_at = timezone.now()
         invitation.save(update_fields=["status", "invited_by", "created_at"])
+    elif not created:
+        return invitation, False  # still pending: its email has gone, nothing new to send
     from games import notify
 
     notify.invitation(invitation)
-    return invitation
+    return invitation, True
 
 
 @transaction.atomic
@@ -134,7 +181,10 @@ def game_invite(*, game_id: int, by: User, invitee: User) -> Invitation:
         raise GameError("not-open", _("This table has already started."), status=409)
     if not game.seats.filter(player=by).exists():
         raise not_a_player()
-    return _invite(game, by, invitee)
+    invitation, new = _invite(game, by, invitee)
+    if new:
+        _spend(_invitation_charges(by, [invitee]), [invitee])
+    return invitation
 
 
 @transaction.atomic
@@ -235,6 +285,8 @@ class Preview:
     words: tuple[str, ...] = ()
     devils: tuple[str, ...] = ()
     points: int = 0
+    # The points depend on hands the player may not see: ``points`` is 0, not the figure.
+    points_hidden: bool = False
     goes_out: bool = False
     returns_needed: int = 0
     message: str = ""

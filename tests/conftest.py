@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import cache as django_cache
 
 from diamino_site.celery import app as celery_app
 
@@ -107,6 +108,9 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
         yield
         return
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Local memory outlives the settings change: empty it, or one test's rate-limit
+    # counters (diamino_site/ratelimit.py) would count against the next one's players.
+    django_cache.clear()
     # As on the embedded default: sessions in the database alone (with Redis they are read from it).
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
     settings.SESSION_CACHE_ALIAS = "default"  # the one cache there is
