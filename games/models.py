@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Mode(models.TextChoices):
@@ -227,7 +228,7 @@ class Invitation(models.Model):
             models.UniqueConstraint(fields=["game", "invitee"], name="one_invitation_per_player")
         ]
         verbose_name = _("invitation")
-        verbose_name_plural = _("invitations")
+        verbose_name_plural = pgettext_lazy("model", "invitations")
 
     def __str__(self) -> str:
         return f"{self.invitee} → {self.game_id}"
