@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint format migrate worker beat bench screenshots messages clean
+.PHONY: setup dawg run test lint format migrate worker beat bench screenshots messages clean
 
 setup: $(STAMP)
 
@@ -17,14 +17,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
-migrate: setup
+# The move generator's DAWG (rules/dawg_file.py): built from the committed word list,
+# not committed; rebuilt only when missing or stale (another list, format or checksum).
+dawg: setup
+	@$(BIN)/python -m rules.dawg_file check 2>/dev/null || $(BIN)/python -m rules.dawg_file build
+
+migrate: setup dawg
 	@mkdir -p data
 	$(BIN)/python manage.py migrate --no-input
 
 run: migrate
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: setup
+test: setup dawg
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
@@ -33,7 +38,7 @@ lint: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-worker: setup
+worker: setup dawg
 	$(BIN)/celery -A diamino_site worker --loglevel=INFO
 
 # Exactly one beat per site. Its schedule file goes with the data, not in the checkout.
@@ -41,7 +46,7 @@ beat: setup
 	@mkdir -p "$${DIAMINO_DATA_DIR:-data}"
 	$(BIN)/celery -A diamino_site beat --loglevel=INFO --schedule "$${DIAMINO_DATA_DIR:-data}/celerybeat-schedule"
 
-bench: setup
+bench: setup dawg
 	$(BIN)/python -m benchmarks
 
 # Photographs of the main pages from a live game (needs Debian's Chromium): docs/screenshots/.
