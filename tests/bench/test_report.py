@@ -172,7 +172,7 @@ def cold_start(web_excess: float, speed: float) -> coldstart.ColdStart:
     )
     old = coldstart.Fresh([3.9, 4.1], [0.05, 0.06], [4.0, 4.2], [0.1, 0.1], 0.4, 70.0, 70.0)
     web = coldstart.Processes(
-        "gunicorn worker (of 4)", [40.0] * 4, [40.0, 40.0 + web_excess, 40.5, 39.5], 1, 0.2
+        "gunicorn worker (of 4)", [40.0] * 4, [40.0, 40.0 + web_excess, 40.5, 39.5], 1, 0.2, 0.0
     )
     pool = coldstart.Processes("Celery prefork process (of 2)", [5.0, 5.0], [12.0, 6.0], 0, 0.3)
     return coldstart.ColdStart(fresh, old, [web, pool], [20.0, 22.0], [20.0, 20.0 / speed], 20, [])
