@@ -136,8 +136,8 @@ def pack(words: Iterable[str]) -> tuple[array, int, int]:
                 offsets[id(child)] = (len(offsets) + 1) * STRIDE
                 queue.append(child)
     cells = array("I", bytes(4 * STRIDE * (len(queue) + 1)))
-    # Children before parents (the reverse of breadth-first order is not
-    # enough in a DAG: a node may sit deeper on another path), so by depth.
+    # The masks bottom-up, children before parents: depth first, each node
+    # once (the recursion is as deep as the longest word).
     done: set[int] = set()
 
     def fill(node: _Trie) -> None:
