@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: setup dawg run test lint format migrate worker beat bench screenshots messages clean
 
-setup: $(STAMP)
+setup: $(STAMP) dawg
 
 # Reinstall only when the pinned dependencies change.
 $(STAMP): pyproject.toml
@@ -19,17 +19,17 @@ $(STAMP): pyproject.toml
 
 # The move generator's DAWG (rules/dawg_file.py): built from the committed word list,
 # not committed; rebuilt only when missing or stale (another list, format or checksum).
-dawg: setup
+dawg: $(STAMP)
 	@$(BIN)/python -m rules.dawg_file check 2>/dev/null || $(BIN)/python -m rules.dawg_file build
 
-migrate: setup dawg
+migrate: setup
 	@mkdir -p data
 	$(BIN)/python manage.py migrate --no-input
 
 run: migrate
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: setup dawg
+test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
@@ -38,7 +38,7 @@ lint: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-worker: setup dawg
+worker: setup
 	$(BIN)/celery -A diamino_site worker --loglevel=INFO
 
 # Exactly one beat per site. Its schedule file goes with the data, not in the checkout.
@@ -46,7 +46,7 @@ beat: setup
 	@mkdir -p "$${DIAMINO_DATA_DIR:-data}"
 	$(BIN)/celery -A diamino_site beat --loglevel=INFO --schedule "$${DIAMINO_DATA_DIR:-data}/celerybeat-schedule"
 
-bench: setup dawg
+bench: setup
 	$(BIN)/python -m benchmarks
 
 # Photographs of the main pages from a live game (needs Debian's Chromium): docs/screenshots/.
