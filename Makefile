@@ -10,9 +10,9 @@ PORT ?= 8000
 # The address emails link to: the one `make run` serves, unless SITE_URL is set.
 SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: setup run test test-fast lint format migrate worker beat bench screenshots messages clean lock
+.PHONY: setup dawg run test test-fast lint format migrate worker beat bench screenshots messages clean lock
 
-setup: $(STAMP)
+setup: $(STAMP) dawg
 
 # --- The locked install (requirements/py3XX.txt, one per Python) ------------
 # The lock of the venv's Python (of PYTHON before the venv exists): every
@@ -49,6 +49,11 @@ lock: setup
 	  else mv $$lock.new $$lock; echo "make lock: $$lock written"; fi; \
 	done
 # --- end of the locked install ------------------------------------------------
+
+# The move generator's DAWG (rules/dawg_file.py): built from the committed word list,
+# not committed; rebuilt only when missing or stale (another list, format or checksum).
+dawg: $(STAMP)
+	@$(BIN)/python -m rules.dawg_file check 2>/dev/null || $(BIN)/python -m rules.dawg_file build
 
 migrate: setup
 	@mkdir -p data

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from diamino_site.broker import QuickFailTask
@@ -45,6 +46,15 @@ class DatabaseTask(QuickFailTask):
 app = Celery("diamino_site", task_cls=DatabaseTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def map_the_dawg(**_: object) -> None:
+    """Map the move generator's DAWG in the worker's parent, before it forks its
+    pool: the pool processes inherit the mapping and share its pages (rules/dawg.py)."""
+    from rules.dawg import warm
+
+    warm()
 
 
 @app.task(name="diamino_site.ping")
