@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
@@ -37,6 +37,24 @@ def _recipient(email: str, context: dict[str, Any]) -> User | None:
     return address.user if address else User.objects.filter(email__iexact=email).first()
 
 
+def _on_site(key: str, value: Any) -> Any:
+    """A link allauth made from the request's address (``*_url``), moved onto SITE_URL.
+
+    allauth builds its links with ``request.build_absolute_uri``: behind a proxy
+    that passes its own Host (nginx's default ``proxy_pass http://127.0.0.1:8000``)
+    they would point at the proxy's upstream, and nobody could confirm an address
+    or reset a password. SITE_URL is where players reach the site.
+    """
+    if not key.endswith("_url") or not isinstance(value, str):
+        return value
+    link = urlsplit(value)
+    if link.scheme not in ("http", "https") or not link.netloc:
+        return value
+    site = urlsplit(settings.SITE_URL)
+    path = site.path.rstrip("/") + link.path
+    return urlunsplit((site.scheme, site.netloc, path, link.query, link.fragment))
+
+
 def site_of_settings() -> Site:
     """The site as SITE_URL and DIAMINO_SITE_NAME say now, for allauth's emails.
 
@@ -57,6 +75,7 @@ class AccountAdapter(DefaultAccountAdapter):
         the page. An address with no account behind it gets the language of the
         page it was asked from.
         """
+        context = {key: _on_site(key, value) for key, value in context.items()}
         user = _recipient(email, context)
         language = user.language if user is not None else translation.get_language()
         request = allauth_context.request

@@ -66,6 +66,10 @@ def _render(row: Notification) -> EmailMessage:
 
 
 def _why_not(recipient: User | None, kind: str) -> str:
+    # Asked for by the account itself, so no preference stops it; but an account
+    # deleted since is gone with its address.
+    if recipient is not None and recipient.deleted_at is not None:
+        return "the account was deleted"
     return ""
 
 

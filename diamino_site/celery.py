@@ -22,8 +22,11 @@ class DatabaseTask(QuickFailTask):
 
     A PostgreSQL restart breaks the worker's connections, and a task that
     meets one fails with OperationalError or InterfaceError. It runs again
-    2, 4, 8… seconds later (at most 5 minutes apart, with jitter; 10 times,
-    about half an hour in all), by when the database is back. Every task takes
+    up to 2, 4, 8… seconds later (at most 5 minutes apart, with full jitter;
+    10 times: at most about 18 minutes in all, 9 on average), by when the
+    database is usually back; past that, the sweeps (outbox, computer turns)
+    queue the work again. A retry published while the broker is known down is
+    refused at once (QuickFailTask) and left to those sweeps too. Every task takes
     ids, reads fresh rows and is safe to run twice (STYLE.md), so a retry of a
     task that had half run is harmless: its transaction was rolled back.
     """

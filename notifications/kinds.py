@@ -49,6 +49,11 @@ def register(
     _KINDS[kind] = OutboxKind(render=render, why_not=why_not, forget_after_send=forget_after_send)
 
 
+def forgetful() -> list[str]:
+    """The kinds whose context is emptied once sent or given up (``forget_after_send``)."""
+    return [kind for kind, entry in _KINDS.items() if entry.forget_after_send]
+
+
 def get(kind: str) -> OutboxKind:
     try:
         return _KINDS[kind]

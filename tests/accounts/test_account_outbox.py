@@ -156,3 +156,36 @@ def test_with_smtp_refusing_an_address_change_answers_and_its_confirmation_waits
         periodic.sweep()
     assert [m.to for m in mailoutbox] == [["alice@new.example"]]
     assert "Confirm" in mailoutbox[0].subject  # alice's language, English
+
+
+def test_a_reset_still_waiting_when_the_account_is_deleted_is_never_sent(
+    client: Client, settings, mailoutbox
+) -> None:
+    from accounts.services import user_delete
+
+    bob = make_player("bob")
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
+    client.post(reverse("account_reset_password"), {"email": "bob@example.com"})
+    user_delete(user=bob)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        periodic.sweep()
+    [row] = account_rows()
+    assert row.status != "sent" and mailoutbox == []
+
+
+def test_an_account_email_given_up_by_the_sweep_forgets_its_link(client: Client, settings) -> None:
+    make_player("bob")
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
+    client.post(reverse("account_reset_password"), {"email": "bob@example.com"})
+    [row] = account_rows()
+    assert row.context  # the rendered email, its link included, waits here
+    # A sender claimed it on its last attempt and died: the lease runs out.
+    Notification.objects.filter(pk=row.pk).update(
+        status="sending",
+        attempts=settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS,
+        claimed_at=timezone.now() - settings.DIAMINO_NOTIFICATION_LEASE - timedelta(minutes=1),
+    )
+    periodic.sweep()
+    row.refresh_from_db()
+    assert row.status == "failed" and row.context == {}

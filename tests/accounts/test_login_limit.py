@@ -54,3 +54,37 @@ def test_one_address_guessing_many_accounts_is_stopped_by_the_per_address_limit(
         for name in ("alice", "bruno", "chloe") * 4
     ]
     assert TOO_MANY in pages[-1].content.decode()  # ten a minute per address, whatever the account
+
+
+def _visitor_address(env: dict[str, str]) -> str:
+    """The address allauth's limits count for a request through a proxy, in a fresh process."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DIAMINO_"))}
+    script = (
+        "import django; django.setup(); "
+        "from django.test import RequestFactory; "
+        "from allauth.core.internal.ratelimit import get_ip; "
+        "print(get_ip(RequestFactory().get('/', REMOTE_ADDR='10.0.0.1', "
+        "HTTP_X_FORWARDED_FOR='203.0.113.7')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "diamino_site.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def test_behind_a_proxy_each_visitor_is_counted_by_their_own_address() -> None:
+    # Without it every visitor is the proxy (10.0.0.1), and one stranger's failed
+    # log-ins would stop everyone logging in.
+    assert _visitor_address({"DJANGO_BEHIND_PROXY": "1"}) == "203.0.113.7"
+    assert _visitor_address({}) == "10.0.0.1"  # no proxy: the header is not trusted

@@ -92,7 +92,10 @@ class RedisServer:
 def redis_server() -> Iterator[RedisServer]:
     """A private Redis, running; stopped (and its folder removed) after the test."""
     if not os.path.exists(REDIS_SERVER):
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+        reason = "redis-server is not installed (apt-get install redis-server)"
+        if os.environ.get("DIAMINO_REQUIRE_SERVICES") == "1":
+            pytest.fail(f"DIAMINO_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
     with tempfile.TemporaryDirectory(prefix="diamino-redis-") as folder:
         server = RedisServer(Path(folder))
         server.start()

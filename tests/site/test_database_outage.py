@@ -44,6 +44,8 @@ def test_the_503_page_renders_without_the_database_in_the_site_s_design() -> Non
     assert 'href="/parties/3/"' in page  # try the page again
     assert 'id="move-error"' in page  # what the game page shows in place of a move's answer
     assert "Traceback" not in page
+    # No language switch: it would post without a CSRF token and meet the 403 page.
+    assert "set_language" not in page and 'class="lang-switch"' not in page
 
 
 def test_the_503_page_speaks_english_to_an_english_request() -> None:
