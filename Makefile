@@ -1,7 +1,8 @@
 # Diamino — the two commands a newcomer needs are `make run` and `make test`.
 # Python 3.11 (pyproject.toml), found under its own name first: python3 may be another version.
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
-VENV := .venv
+# Another Python gets its own venv: make test-fast PYTHON=python3.13 VENV=.venv313
+VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
@@ -9,16 +10,50 @@ PORT ?= 8000
 # The address emails link to: the one `make run` serves, unless SITE_URL is set.
 SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: setup run test lint format migrate worker beat bench screenshots messages clean
+.PHONY: setup dawg run test test-fast lint format migrate worker beat bench screenshots messages clean lock
 
-setup: $(STAMP)
+setup: $(STAMP) dawg
 
-# Reinstall only when the pinned dependencies change.
-$(STAMP): pyproject.toml
+# --- The locked install (requirements/py3XX.txt, one per Python) ------------
+# The lock of the venv's Python (of PYTHON before the venv exists): every
+# package pinned with its hashes, the dev extra included.
+LOCK_PYTHON := $(if $(wildcard $(BIN)/python),$(BIN)/python,$(PYTHON))
+LOCK := requirements/py$(shell $(LOCK_PYTHON) -c 'import sys; print("%d%d" % sys.version_info[:2])').txt
+LOCKED_PYTHONS := 3.11 3.12 3.13
+
+# Reinstall only when the lock changes. pip refuses any file whose hash is not
+# in the lock; the project itself adds no package (--no-deps) and is built by
+# the locked setuptools (--no-build-isolation), so nothing comes unchecked.
+$(STAMP): $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+$(LOCK):
+	@echo "No lock for this Python: $(LOCK). Diamino runs on Python $(LOCKED_PYTHONS)." >&2
+	@exit 1
+
+# After editing the dependencies in pyproject.toml: the locks again, for every
+# Python, from whichever Python runs it. Versions already locked are kept where
+# they still fit; `make lock UPGRADE=1` takes the newest of everything. A lock
+# whose content is unchanged is not touched (no reinstall follows).
+lock: setup
+	@for version in $(LOCKED_PYTHONS); do \
+	  lock=requirements/py$$(echo $$version | tr -d .).txt; \
+	  cp $$lock $$lock.new 2>/dev/null || true; \
+	  $(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --universal \
+	    --quiet --python-version $$version $(if $(UPGRADE),--upgrade) \
+	    --custom-compile-command "make lock" -o $$lock.new || { rm -f $$lock.new; exit 1; }; \
+	  if cmp -s $$lock.new $$lock; then rm $$lock.new; \
+	  else mv $$lock.new $$lock; echo "make lock: $$lock written"; fi; \
+	done
+# --- end of the locked install ------------------------------------------------
+
+# The move generator's DAWG (rules/dawg_file.py): built from the committed word list,
+# not committed; rebuilt only when missing or stale (another list, format or checksum).
+dawg: $(STAMP)
+	@$(BIN)/python -m rules.dawg_file check 2>/dev/null || $(BIN)/python -m rules.dawg_file build
 
 migrate: setup
 	@mkdir -p data
@@ -32,6 +67,10 @@ test: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
+
+# The suite without the browser tests: what CI runs on a second Python (.ci/run).
+test-fast: setup
+	$(BIN)/python -m pytest -m "not browser"
 
 lint: setup
 	$(BIN)/ruff check --fix .

@@ -1,34 +1,58 @@
-"""allauth, the Diamino way: emails in the player's language, tidy usernames."""
+"""allauth, the Diamino way: emails through the outbox in the player's language, tidy usernames."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from allauth.core.internal import ratelimit
 from django import forms
 from django.conf import settings
 from django.contrib.sites.models import Site
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.forms import BaseForm
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.computers import USERNAME_PREFIX as COMPUTER_USERNAME_PREFIX
 from accounts.models import User
+from accounts.outbox import account_email_write
 from accounts.services import DELETED_USERNAME_PREFIX
 
 LANGUAGE_CODES = ("fr", "en")
 
 
-def _language_for(email: str, context: dict[str, Any]) -> str | None:
+def _recipient(email: str, context: dict[str, Any]) -> User | None:
+    """The account an allauth email is about, if there is one behind the address."""
     user = context.get("user")
-    if not isinstance(user, User):
-        from allauth.account.models import EmailAddress
+    if isinstance(user, User):
+        return user
+    from allauth.account.models import EmailAddress
 
-        address = EmailAddress.objects.filter(email__iexact=email).select_related("user").first()
-        user = address.user if address else User.objects.filter(email__iexact=email).first()
-    return user.language if user is not None else None
+    address = EmailAddress.objects.filter(email__iexact=email).select_related("user").first()
+    return address.user if address else User.objects.filter(email__iexact=email).first()
+
+
+def _on_site(key: str, value: Any) -> Any:
+    """A link allauth made from the request's address (``*_url``), moved onto SITE_URL.
+
+    allauth builds its links with ``request.build_absolute_uri``: behind a proxy
+    that passes its own Host (nginx's default ``proxy_pass http://127.0.0.1:8000``)
+    they would point at the proxy's upstream, and nobody could confirm an address
+    or reset a password. SITE_URL is where players reach the site.
+    """
+    if not key.endswith("_url") or not isinstance(value, str):
+        return value
+    link = urlsplit(value)
+    if link.scheme not in ("http", "https") or not link.netloc:
+        return value
+    site = urlsplit(settings.SITE_URL)
+    path = site.path.rstrip("/") + link.path
+    return urlunsplit((site.scheme, site.netloc, path, link.query, link.fragment))
 
 
 def site_of_settings() -> Site:
@@ -44,15 +68,68 @@ def site_of_settings() -> Site:
 
 class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
-        """Send allauth's emails (confirmation, reset…) in the recipient's language.
+        """Put allauth's emails (confirmation, reset…) in the outbox, in the recipient's language.
 
-        An address with no account behind it gets the language of the page it was asked from.
+        Rendered here, since their links are made in the request, and sent by a
+        worker (``accounts/outbox.py``): an SMTP server that refuses never fails
+        the page. An address with no account behind it gets the language of the
+        page it was asked from.
         """
-        language = _language_for(email, context) or translation.get_language()
+        context = {key: _on_site(key, value) for key, value in context.items()}
+        user = _recipient(email, context)
+        language = user.language if user is not None else translation.get_language()
+        request = allauth_context.request
         with translation.override(language):
-            super().send_mail(
-                template_prefix, email, {"current_site": site_of_settings(), **context}
+            message = self.render_mail(
+                template_prefix,
+                email,
+                {
+                    "request": request,
+                    "email": email,
+                    "current_site": site_of_settings(),
+                    "site_url": settings.SITE_URL.rstrip("/"),
+                    "language": translation.get_language(),
+                    **context,
+                },
             )
+        account_email_write(message=message, template_prefix=template_prefix, recipient=user)
+
+    def render_mail(
+        self,
+        template_prefix: str,
+        email: str | list[str],
+        context: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> EmailMessage:
+        """allauth's text, and an HTML part in the site's design made from it.
+
+        allauth's emails come as text templates (``account/email/*_message.txt``,
+        their footer in our ``base_message.txt``); the HTML part puts the same
+        words, links made clickable, in ``emails/base_email.html`` rather than
+        keeping a second copy of each template.
+        """
+        message = super().render_mail(template_prefix, email, context, headers)
+        if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
+            body = render_to_string(
+                f"{template_prefix}_message.txt", {**context, "body_only": True}, context["request"]
+            ).strip()
+            html = render_to_string(
+                "emails/account_body.html", {**context, "body": body, "subject": message.subject}
+            )
+            message.attach_alternative(html, "text/html")
+        return message
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
+        """Failed log-ins counted per account *and address* (``login_failed``'s ``key``).
+
+        allauth counts them per account alone, so a stranger's five wrong
+        passwords kept the owner out too, from anywhere. With the address in the
+        key, the stranger is stopped (and also by the per-address limit) while the
+        owner, from their own address, still logs in. The same key is cleared
+        when a password reset succeeds, for the address it was done from.
+        """
+        login = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{login}:{ratelimit.get_ip(request)}"
 
     def save_user(
         self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True

@@ -82,6 +82,10 @@ class User(AbstractUser):
         help_text=_("Set for computer players only."),
     )
 
+    class Meta(AbstractUser.Meta):
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
     def __str__(self) -> str:
         if self.deleted_at is not None:
             return gettext("Former player")
@@ -119,6 +123,8 @@ class Vacation(models.Model):
 
     class Meta:
         ordering = ["-starts_at"]
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
         indexes = [models.Index(fields=["user", "ends_at"])]
         constraints = [
             models.CheckConstraint(

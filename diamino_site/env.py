@@ -8,10 +8,14 @@ instead of misbehaving later.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
+from email.utils import getaddresses
+from pathlib import Path
 from urllib.parse import urlparse
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.validators import validate_email
+from dotenv import dotenv_values
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -99,3 +103,41 @@ def env_url(
         allowed = ", ".join(f"{s}://" for s in schemes)
         raise ImproperlyConfigured(f"{name} must be a URL starting with {allowed}, not {raw!r}.")
     return raw
+
+
+def env_file_load(path: Path, *, environ: MutableMapping[str, str] | None = None) -> list[str]:
+    """Copy the variables of a ``.env`` file into the environment; the names copied.
+
+    The environment wins: a variable already set, even to an empty value, is
+    left as it is, so a deployment can override the file one variable at a
+    time. An empty value in the file counts as unset (the default applies),
+    so a plain copy of ``.env.example`` runs the embedded default. No file,
+    nothing read.
+    """
+    environ = os.environ if environ is None else environ
+    if not path.is_file():
+        return []
+    copied = []
+    for name, value in dotenv_values(path).items():
+        if name in environ or value is None or not value.strip():
+            continue
+        environ[name] = value
+        copied.append(name)
+    return copied
+
+
+def env_addresses(name: str, *, environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """``Name <a@example.com>, b@example.com`` as ``(name, address)`` pairs; none when unset."""
+    environ = os.environ if environ is None else environ
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return []
+    pairs = getaddresses([raw])
+    try:
+        for _name, address in pairs:
+            validate_email(address)
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name} must be comma-separated addresses like 'Name <a@example.com>', not {raw!r}."
+        ) from None
+    return pairs

@@ -9,10 +9,14 @@ One difference from ``cached_db``: a cache that does not answer never stops a
 page. Without this, Redis being down would turn every signed-in page into an
 error (Django catches a failed read but not the write-back that follows it),
 where the pages otherwise need only the database. A read falls back to the
-database and the failure is logged. Deleting a session (logging out) is left
-strict: if the cache cannot forget the session, the log-out fails visibly
-rather than leaving a copy that would sign the player back in once Redis
-answers again.
+database and the failure is logged (with any other cache backend).
+
+With Redis, the session cache is ``diamino_site.cache.ResilientRedisCache``
+with no fallback (``SESSION_CACHE_ALIAS = "sessions"``): while Redis is away
+reads miss and go to the database, writes and deletes (a log-out) go to the
+database alone, and the keys written or deleted meanwhile are deleted from
+Redis as soon as it answers, before anything is read from it, so a log-out
+done during the outage stays one.
 
 Only used with a cache every web process shares (Redis): with a per-process
 local-memory cache, a session ended in one process would live on in another's

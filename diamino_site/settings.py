@@ -18,9 +18,25 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from diamino_site.env import env_bool, env_int, env_list, env_str, env_url
+from diamino_site.env import (
+    env_addresses,
+    env_bool,
+    env_file_load,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- .env: the file's variables, read before any other setting -------------
+# DIAMINO_ENV_FILE names another file (an empty value: none); the environment wins.
+_env_file = os.environ.get("DIAMINO_ENV_FILE", str(BASE_DIR / ".env"))
+if _env_file:
+    env_file_load(Path(_env_file))
+# --- end of .env --------------------------------------------------------------
+
 DATA_DIR = Path(env_str("DIAMINO_DATA_DIR", str(BASE_DIR / "data")))
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -63,7 +79,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "allauth",
-    "allauth.account",
+    # allauth.account, named "Email addresses" in the admin (accounts/apps.py).
+    "accounts.apps.EmailAddressesConfig",
     "rules.apps.RulesConfig",
     "accounts.apps.AccountsConfig",
     "games.apps.GamesConfig",
@@ -71,9 +88,12 @@ INSTALLED_APPS = [
     "moderation.apps.ModerationConfig",
     "learn.apps.LearnConfig",
     "notifications.apps.NotificationsConfig",
+    "monitoring.apps.MonitoringConfig",
 ]
 
 MIDDLEWARE = [
+    # First, so that every response and every log line of the request has its id.
+    "monitoring.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -138,7 +158,12 @@ TEMPLATES = [
 # --- Database: SQLite in data/ unless DATABASE_URL says otherwise -----------
 _database_url = env_url("DATABASE_URL", None, schemes=("postgres", "postgresql", "pgsql", "sqlite"))
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    # Persistent connections (a minute), each checked before a request or task
+    # reuses it: after a database restart every process reconnects on its own,
+    # without being restarted, instead of failing once on its broken connection.
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
         "DIAMINO_DB_PREPARED_STATEMENTS", True
     ):
@@ -169,18 +194,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: Celery broker and cache when set; eager tasks otherwise ---------
 REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss", "unix"))
 if REDIS_URL:
+    # A Redis that is down or hangs never stops a page (diamino_site/cache.py): an
+    # operation waits at most the socket timeout, then Redis is left alone for
+    # RETRY_SECONDS while the fallback serves. The rate limits fall back to a
+    # per-process local-memory cache; the sessions to nothing (the database has them).
+    _redis_cache = {
+        "BACKEND": "diamino_site.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        "RETRY_SECONDS": 5,
+    }
     CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            # Every signed-in page reads its session here: a Redis that hangs
-            # must not hang the pages (diamino_site/sessions.py reads the database).
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
+        "default": {**_redis_cache, "FALLBACK": "local"},
+        "sessions": {**_redis_cache, "FALLBACK": "none"},
     }
     # Sessions read from Redis and kept in the database: one query less per
     # signed-in request; a flushed cache signs nobody out (diamino_site/sessions.py).
     SESSION_ENGINE = "diamino_site.sessions"
+    SESSION_CACHE_ALIAS = "sessions"
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -194,7 +225,16 @@ CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves the message q
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    # A Redis that hangs must not hang the move that queues its emails (kombu
+    # waits forever by default): one try, then the sweeps (diamino_site/broker.py).
+    "socket_connect_timeout": 1,
+    "socket_timeout": 1,
+}
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TIMEZONE = "UTC"
 # One beat process schedules these; any number of workers run them (README).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
@@ -239,10 +279,12 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True  # one address per player: a new one replaces it once confirmed
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Diamino] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
+    # "key" is the account and the address together (accounts/adapter.py): a
+    # stranger's wrong passwords never lock the owner out from their own address.
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
@@ -307,15 +349,13 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The visitor's address for the rate limits (log-in, sign-up, the site's own):
+    # the proxies' X-Forwarded-For, trusting this many of them. Without it every
+    # visitor would have the proxy's address, and ten wrong passwords from anyone
+    # would stop everyone logging in for a minute.
+    ALLAUTH_TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 1, minimum=1)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
-
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
-}
 
 # How long a correspondence game may wait for a move, in days.
 DIAMINO_DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
@@ -359,3 +399,53 @@ DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
     if os.environ.get("DIAMINO_ANALYSE_FINISHED_GAMES", "").strip()
     else None
 )
+
+# --- Monitoring: a dead beat noticed, errors reported (monitoring/) ----------
+# /healthz answers 503 when a watched periodic task has not finished within three
+# of its periods (monitoring/heartbeats.py). On where a beat is expected: by
+# default when a broker (REDIS_URL) is configured; the embedded default runs
+# tasks eagerly and needs no beat.
+DIAMINO_HEALTH_BEAT = env_bool("DIAMINO_HEALTH_BEAT", bool(REDIS_URL))
+# The outbox sweep and the clock: without them no email is retried, and nobody times out.
+DIAMINO_HEALTH_BEAT_TASKS = ("notifications.sweep", "notifications.clock")
+
+# Errors: to Sentry when SENTRY_DSN is set (no personal data: monitoring/errors.py);
+# always to the log, each line with its request id (monitoring/request_id.py);
+# and, with DEBUG off, by email to ADMINS ("Name <a@example.com>, …") through
+# the same EMAIL_* settings as the players' emails.
+SENTRY_DSN = env_url("SENTRY_DSN", None, schemes=("http", "https"))
+if SENTRY_DSN:
+    from monitoring.errors import sentry_init
+
+    sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "") or None)
+ADMINS = env_addresses("ADMINS")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "request_id": {"()": "monitoring.request_id.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "with_request_id": {
+            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "with_request_id",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    # Django's errors (a 500, a failed check) go to ADMINS as well as to the log below.
+    "loggers": {"django": {"handlers": ["mail_admins"], "level": "INFO"}},
+    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+}
+# --- end of monitoring ---------------------------------------------------------

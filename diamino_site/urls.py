@@ -3,8 +3,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from diamino_site import bench, views
+
+# The admin under the site's name, not "Django administration" (translated titles).
+admin.site.site_header = admin.site.site_title = "Diamino"
+admin.site.index_title = _("Diamino administration")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,6 +23,9 @@ urlpatterns = [
     path("", include("moderation.urls", namespace="moderation")),
     path("", include("learn.urls", namespace="learn")),
 ]
+
+# A database that cannot be reached is a 503 page, anything else Django's 500.
+handler500 = "diamino_site.views.server_error"
 
 if settings.DIAMINO_BENCH_VIEWS:  # `make bench` only: the ceiling every endpoint is compared with
     urlpatterns += [

@@ -29,6 +29,8 @@ class Preview:
     words: tuple[str, ...] = ()
     devils: tuple[str, ...] = ()
     points: int = 0
+    # The points depend on hands the player may not see: ``points`` is 0, not the figure.
+    points_hidden: bool = False
     goes_out: bool = False
     returns_needed: int = 0
     message: str = ""
@@ -158,12 +160,20 @@ def preview(game: Game, position: int, move: rules.Move, lang: str) -> Any:
             return Preview(ok=False, returns_needed=owed, message=exc.message(lang), code=exc.code)
         return Preview(ok=False, message=exc.message(lang), rule=exc.rule, code=exc.code)
     summary = rules.summarize(events, state.n_players)
+    goes_out = after.result is not None and after.result.out_player == position
+    # Going out scores the value of the other hands (R-END-2, R-END-3). The
+    # player can work it out only once the reserve is empty (the tiles they do
+    # not see are then exactly the other hands); before that the figure would
+    # tell them what R-HIDE-1 keeps hidden. Avec marque nobody goes out before
+    # the reserve is empty (the refill), sans marque anyone can.
+    points_hidden = goes_out and len(state.reserve) > 0
     return Preview(
         ok=True,
         words=summary.words,
         devils=describe_devils(events, state.config.marque, owed),
-        points=summary.points[position],
-        goes_out=after.result is not None and after.result.out_player == position,
+        points=0 if points_hidden else summary.points[position],
+        points_hidden=points_hidden,
+        goes_out=goes_out,
         returns_needed=owed,
     )
 

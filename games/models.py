@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Mode(models.TextChoices):
@@ -99,6 +100,8 @@ class Game(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "-created_at"])]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_mode_display()}"
@@ -152,6 +155,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["game", "position", "joined_at"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="one_seat_per_player"),
             models.UniqueConstraint(fields=["game", "position"], name="one_player_per_position"),
@@ -190,6 +195,8 @@ class Move(models.Model):
 
     class Meta:
         ordering = ["game", "number"]
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_move_per_number")
         ]
@@ -220,6 +227,8 @@ class Invitation(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "invitee"], name="one_invitation_per_player")
         ]
+        verbose_name = _("invitation")
+        verbose_name_plural = pgettext_lazy("model", "invitations")
 
     def __str__(self) -> str:
         return f"{self.invitee} → {self.game_id}"
@@ -233,6 +242,8 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created_at"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
 
     def __str__(self) -> str:
         return f"{self.author}: {self.text[:40]}"

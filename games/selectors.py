@@ -338,6 +338,26 @@ def replay_steps(
 # --- lists -----------------------------------------------------------------------
 
 
+def table_visible_to(game: Game, viewer: Any) -> bool:
+    """Whether ``viewer`` may know of ``game``: an invitation-only table, until it
+    starts, only to its players, the players invited to it and staff.
+
+    Like ``open_tables``: a private table is hidden from the lobby, so its page
+    at its (sequential) id must not show who sits and who is invited either.
+    Once it starts it is a game like any other, watchable by the signed-in.
+    """
+    if not game.invitation_only or game.status != Game.Status.OPEN:
+        return True
+    if not viewer.is_authenticated:
+        return False
+    if viewer.is_active and viewer.is_staff:
+        return True
+    return (
+        game.seats.filter(player=viewer).exists()
+        or game.invitations.filter(invitee=viewer).exists()
+    )
+
+
 def open_tables(viewer: User | None) -> QuerySet[Game]:
     """Tables waiting for players: public ones, and those the viewer is invited to."""
     tables = Game.objects.filter(status=Game.Status.OPEN)

@@ -44,8 +44,15 @@ COMPUTER_POLL_SECONDS = 2
 
 
 def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
-    """Any signed-in visitor may watch a running or finished game; open tables are listed."""
-    return get_object_or_404(Game, pk=game_id)
+    """Any signed-in visitor may watch a running or finished game and see a public table.
+
+    An invitation-only table is a 404 to anyone not seated, invited or staff:
+    the same answer as no game at all, so its id confirms nothing.
+    """
+    game = get_object_or_404(Game, pk=game_id)
+    if not selectors.table_visible_to(game, request.user):
+        raise Http404(_("There is no such game."))
+    return game
 
 
 def _urls(game: Game) -> dict[str, str]:
@@ -86,15 +93,27 @@ def _error_response(request: HttpRequest, game: Game, message: str, status: int)
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request)
+
+
+def _lobby(
+    request: HttpRequest,
+    *,
+    form: CreateGameForm | None = None,
+    computer_form: ComputerGameForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The lobby; after a refused form, with what the player typed and the status."""
     viewer = request.user if request.user.is_authenticated else None
     return render(
         request,
         "games/lobby.html",
         {
             "tables": selectors.open_tables(viewer),
-            "form": CreateGameForm(),
-            "computer_form": ComputerGameForm(),
+            "form": form or CreateGameForm(),
+            "computer_form": computer_form or ComputerGameForm(),
         },
+        status=status,
     )
 
 
@@ -119,17 +138,7 @@ def next_game(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if not form.is_valid():
-        viewer = request.user
-        return render(
-            request,
-            "games/lobby.html",
-            {
-                "tables": selectors.open_tables(viewer),
-                "form": form,
-                "computer_form": ComputerGameForm(),
-            },
-            status=400,
-        )
+        return _lobby(request, form=form, status=400)
     try:
         game = services.game_create(
             creator=request.user,
@@ -142,6 +151,8 @@ def create(request: HttpRequest) -> HttpResponse:
         )
     except GameError as exc:
         messages.error(request, exc.message)
+        if exc.status == 429:  # too many tables: the lobby again, with the form as typed
+            return _lobby(request, form=form, status=429)
         return redirect("games:lobby")
     return redirect("games:page", game.pk)
 
@@ -162,15 +173,22 @@ def against_computer(request: HttpRequest) -> HttpResponse:
         )
     except GameError as exc:
         messages.error(request, exc.message)
+        if exc.status == 429:
+            return _lobby(request, computer_form=form, status=429)
         return redirect("games:lobby")
     return redirect("games:page", game.pk)
 
 
 def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
+    _get_game_for_viewer(request, game_id)
     try:
         action()
     except GameError as exc:
         messages.error(request, exc.message)
+        game = Game.objects.filter(pk=game_id).first()
+        if exc.status == 429 and game is not None and game.status == Game.Status.OPEN:
+            # A rate limit: the table again with the reason, as a 429 rather than a redirect.
+            return render(request, "games/table.html", _table_context(request, game), status=429)
     if not Game.objects.filter(pk=game_id).exists():
         return redirect("games:lobby")
     return redirect("games:page", game_id)
@@ -219,6 +237,7 @@ def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
     """The creator takes a computer's seat back; htmx gets the table's area again."""
+    _get_game_for_viewer(request, game_id)
     form = UnseatComputerForm(request.POST)
     error = None
     if not form.is_valid():
@@ -338,6 +357,7 @@ def preview(request: HttpRequest, game_id: int) -> HttpResponse:
                 move=form.move(),
             )
         except GameError as exc:
+            _get_game_for_viewer(request, game_id)  # a table the player may not know of: 404
             result = services.Preview(ok=False, message=str(exc.message), code=exc.code)
     return render(request, "games/game.html#preview", {"preview": result})
 
@@ -349,7 +369,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     # with the move; only a refusal needs to know whether the game exists.
     form = MoveForm(request.POST)
     if not form.is_valid():
-        game = get_object_or_404(Game, pk=game_id)
+        game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, form.first_error(), 400)
     try:
         played = services.move_submit(
@@ -359,10 +379,10 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
             move=form.move(),
         )
     except GameError as exc:
-        game = get_object_or_404(Game, pk=game_id)
+        game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, str(exc.message), exc.status)
     except rules.IllegalMove as exc:
-        game = get_object_or_404(Game, pk=game_id)
+        game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, exc.message(get_language() or "fr"), 400)
     return _after_move(request, played.game)
 
@@ -400,7 +420,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         resigned = services.game_resign(game_id=game_id, player=request.user)
     except GameError as exc:
-        game = get_object_or_404(Game, pk=game_id)
+        game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, str(exc.message), exc.status)
     return _after_move(request, resigned.game)
 
@@ -409,7 +429,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     """The best move for the player to move (unrated games): shown in the game area."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _get_game_for_viewer(request, game_id)
     form = VersionForm(request.POST)
     if not form.is_valid():
         return _error_response(request, game, _("Reload the page and ask again."), 400)
@@ -427,7 +447,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
     """Another player gives the player to move one more day (``games/services/time_given.py``)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _get_game_for_viewer(request, game_id)
     form = TimeGiftForm(request.POST)
     if not form.is_valid():
         return _error_response(request, game, _("Reload the page and try again."), 400)
@@ -454,7 +474,7 @@ def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
     """A seated player asks for the finished game's analysis (when none is on its way)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _get_game_for_viewer(request, game_id)
     try:
         services.analysis_request(game_id=game_id, player=request.user)
     except GameError as exc:
@@ -468,7 +488,7 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = _get_game_for_viewer(request, game_id)
     form = ChatForm(request.POST)
     error = ""
     if form.is_valid():
@@ -492,7 +512,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game record (RECORD.md) — only once the game is over (R-HIDE-1)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _get_game_for_viewer(request, game_id)
     if not game.is_over:
         raise Http404(_("The record can be downloaded once the game is over."))
     document = bridge.record_of(game)

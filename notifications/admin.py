@@ -6,6 +6,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from notifications import kinds
 from notifications.models import Notification
 from notifications.services import notification_queue
 
@@ -27,12 +28,13 @@ class NotificationAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     list_select_related = ("recipient", "game")
     raw_id_fields = ("recipient", "game")
+    exclude = ("context",)  # shown read-only as shown_context
     readonly_fields = (
         "recipient",
         "kind",
         "game",
         "key",
-        "context",
+        "shown_context",
         "status",
         "attempts",
         "next_attempt_at",
@@ -43,6 +45,14 @@ class NotificationAdmin(admin.ModelAdmin):
         "created_at",
     )
     actions = ["send_again"]
+
+    @admin.display(description=_("context"))
+    def shown_context(self, row: Notification) -> object:
+        # An account email's context is the rendered message, reset link included:
+        # staff must not be able to read it and sign in as the player.
+        if row.context and kinds.get(row.kind).forget_after_send:
+            return _("(hidden: it holds the email's private links; emptied once sent)")
+        return row.context
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rows come from game events only

@@ -27,6 +27,8 @@ class Notification(models.Model):
         GAME_OVER = "game-over", _("Game over")
         ANNULLED = "annulled", _("Game annulled")
         REPORT = "report", _("New report (staff)")
+        # allauth's: confirmation, password reset, email change… (accounts/outbox.py)
+        ACCOUNT = "account", _("Account email")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -35,8 +37,14 @@ class Notification(models.Model):
         SKIPPED = "skipped", _("Skipped")
         FAILED = "failed", _("Failed")
 
+    # Null only for an account email to an address with no account behind it
+    # (a password reset asked for an unknown address); the context has the address.
     recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
     )
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     # Null for notifications about no single game (the digest), or once the
@@ -67,6 +75,8 @@ class Notification(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
 
     def __str__(self) -> str:
         return f"{self.key} → {self.recipient_id} ({self.status})"

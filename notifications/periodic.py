@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
+from notifications import kinds
 from notifications.models import Notification
 from notifications.sending import claimable
 from notifications.services import notification_queue
@@ -39,11 +40,15 @@ def sweep(now: datetime | None = None) -> int:
     now = now or timezone.now()
     late = now - settings.DIAMINO_NOTIFICATION_SWEEP_AFTER
     requeue_after = settings.DIAMINO_NOTIFICATION_REQUEUE_AFTER
-    Notification.objects.filter(
+    given_up = Notification.objects.filter(
         status=Status.SENDING,
         claimed_at__lt=now - settings.DIAMINO_NOTIFICATION_LEASE,
         attempts__gte=settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS,
-    ).update(status=Status.FAILED, last_error="the sender never finished (lease expired)")
+    )
+    # A kind that forgets its context once sent (allauth's links) forgets it when
+    # given up too: a reset link must not stay in the database.
+    given_up.filter(kind__in=kinds.forgetful()).update(context={})
+    given_up.update(status=Status.FAILED, last_error="the sender never finished (lease expired)")
     still_queued = Q(queued_at__gt=now - requeue_after) & (
         Q(claimed_at__isnull=True) | Q(claimed_at__lt=F("queued_at"))
     )

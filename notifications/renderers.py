@@ -1,12 +1,14 @@
-"""The registry of renderers: each app says how its kinds of notification read as an email.
+"""Emails built from a template and a context, for the kinds of ``notifications/kinds.py``.
 
 The outbox knows no game and no report: ``games`` and ``moderation`` register a
-renderer per kind from their ``AppConfig.ready`` (``games/emails.py``,
-``moderation/emails.py``). A renderer reads fresh rows when the row is sent and
-returns the template name and context that ``accounts.emails.build_email``
-turns into the message (recipient's language and time zone, unsubscribe link
-and headers), or raises ``Skip`` when the notification no longer makes sense
-(the player already moved, the table closed, the report was resolved).
+builder per kind from their ``AppConfig.ready`` (``games/emails.py``,
+``moderation/emails.py``) with ``register(kind, builder)``, which registers the
+kind with the outbox (``kinds.register``) to be rendered here. A builder reads
+fresh rows when the row is sent and returns the template name and context that
+``accounts.emails.build_email`` turns into the message (recipient's language
+and time zone, unsubscribe link and headers), or raises ``Skip`` when the
+notification no longer makes sense (the player already moved, the table
+closed, the report was resolved).
 """
 
 from __future__ import annotations
@@ -18,24 +20,24 @@ from django.core.mail import EmailMultiAlternatives
 from django.utils import translation
 
 from accounts.emails import build_email
+from notifications import kinds
+from notifications.kinds import Skip
 from notifications.models import Notification
-from notifications.services import EMAIL_KIND
+from notifications.services import EMAIL_KIND, why_not
+
+__all__ = ["Renderer", "Skip", "UnknownKind", "built_kinds", "register", "render"]
 
 Renderer = Callable[[Notification], tuple[str, dict[str, Any]]]
 
 _RENDERERS: dict[str, Renderer] = {}
 
 
-class Skip(Exception):
-    """Nothing to send any more; the message says why (for the admin)."""
-
-
 class UnknownKind(LookupError):
-    """No app registered a renderer for this kind of notification."""
+    """No app registered a builder for this kind of notification."""
 
 
 def register(kind: str, renderer: Renderer) -> None:
-    """Render notifications of ``kind`` with ``renderer`` (call it from ``AppConfig.ready``).
+    """Build notifications of ``kind`` with ``renderer`` (call it from ``AppConfig.ready``).
 
     Registering the same renderer again is harmless (``ready`` may run twice in
     tests); a second, different renderer for one kind is a mistake and raises.
@@ -44,10 +46,11 @@ def register(kind: str, renderer: Renderer) -> None:
     if known is not None and known is not renderer:
         raise ValueError(f"the notification kind {kind!r} already has a renderer: {known!r}")
     _RENDERERS[kind] = renderer
+    kinds.register(kind, render=render, why_not=why_not)
 
 
-def kinds() -> set[str]:
-    """Every kind a renderer is registered for."""
+def built_kinds() -> set[str]:
+    """Every kind a builder is registered for."""
     return set(_RENDERERS)
 
 

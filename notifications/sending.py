@@ -38,9 +38,8 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications import renderers
+from notifications import kinds
 from notifications.models import Notification
-from notifications.services import why_not
 
 log = logging.getLogger(__name__)
 Status = Notification.Status
@@ -100,30 +99,33 @@ def send_one(notification_id: int) -> Outcome:
     if not claim(notification_id, now):
         return Outcome("not-claimed")
     row = Notification.objects.select_related("recipient", "game").get(pk=notification_id)
+    kind = kinds.get(row.kind)
+    # A kind whose context must not outlive the email (a reset link) is emptied once done.
+    done = {"context": {}} if kind.forget_after_send else {}
     try:
         # Preferences may have changed since the row was written: honour them now.
-        reason = why_not(row.recipient, row.kind)
+        reason = kind.why_not(row.recipient, row.kind)
         if reason:
-            raise renderers.Skip(reason)
-        message = renderers.render(row)
+            raise kinds.Skip(reason)
+        message = kind.render(row)
         message.extra_headers["Message-ID"] = message_id(row)
         message.send()
-    except renderers.Skip as skip:
-        _finish(row, status=Status.SKIPPED, reason=str(skip)[:200])
+    except kinds.Skip as skip:
+        _finish(row, status=Status.SKIPPED, reason=str(skip)[:200], **done)
         return Outcome("skipped")
     except Exception as exc:  # SMTP refusals, timeouts, a broken template: retry, then give up
-        return _failed(row, exc)
-    _finish(row, status=Status.SENT, sent_at=timezone.now(), last_error="")
+        return _failed(row, exc, done)
+    _finish(row, status=Status.SENT, sent_at=timezone.now(), last_error="", **done)
     return Outcome("sent")
 
 
-def _failed(row: Notification, exc: Exception) -> Outcome:
+def _failed(row: Notification, exc: Exception, done: dict[str, object]) -> Outcome:
     error = f"{type(exc).__name__}: {exc}"[:2000]
     if row.attempts >= settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS:
         log.error(
             "notification %s failed for good after %s attempts: %s", row.pk, row.attempts, error
         )
-        _finish(row, status=Status.FAILED, last_error=error)
+        _finish(row, status=Status.FAILED, last_error=error, **done)
         return Outcome("failed")
     delay = backoff(row.attempts)
     log.warning(

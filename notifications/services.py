@@ -20,6 +20,7 @@ from django.db import transaction
 
 from accounts.emails import has_confirmed_address, wants_email
 from accounts.models import TurnEmails, User
+from notifications import kinds
 from notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ def why_not(user: User, kind: str) -> str:
 
 def notification_write(
     *,
-    recipient: User,
+    recipient: User | None,
     kind: str,
     key: str,
     game_id: int | None = None,
@@ -69,12 +70,14 @@ def notification_write(
     A recipient who does not want it gets a row all the same, marked skipped
     with the reason, so the admin shows why no email went. A computer player
     gets no row at all: it has no address, and its turns are Celery tasks
-    (``games/computer.py``). Returns None when the key was written before, or
-    for a computer player; any other integrity error is raised.
+    (``games/computer.py``). ``recipient`` is None only for kinds that carry
+    their address in the context (an account email to an address with no
+    account behind it). Returns None when the key was written before, or for a
+    computer player; any other integrity error is raised.
     """
-    if recipient.is_computer:
+    if recipient is not None and recipient.is_computer:
         return None
-    reason = why_not(recipient, kind)
+    reason = kinds.get(kind).why_not(recipient, kind)
     row = Notification(
         recipient=recipient,
         kind=kind,

@@ -13,7 +13,7 @@ in the "across" pass).
 
 With a diable every prefix of the list is a left part, so a left part is
 only built along branches of the DAWG whose words can go on as a word from
-its anchor must (``rules.dawg.BELOW``): end with a letter allowed where it
+its anchor must (``rules.dawg.ENDS`` and ``AFTER``): end with a letter allowed where it
 may end, and hold the board's tiles after the anchor. The walk plays a letter
 with a tile, or with a diable once the hand has none left for it (in lower
 case); each word is then expanded into every way the diables may play its
@@ -47,7 +47,7 @@ from itertools import combinations, product
 from types import MethodType
 from typing import NamedTuple
 
-from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, Node, dawg_for
+from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, INFO, ROOT, SECOND, Dawg, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
 from rules.player_view import PlayerView, view
@@ -153,14 +153,17 @@ def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
     return _generate(pos, diables)
 
 
-def _generate(pos: Position, diables: int | None = None, prune: bool = True) -> list[Candidate]:
+def _generate(
+    pos: Position, diables: int | None = None, prune: bool = True, dawg: Dawg | None = None
+) -> list[Candidate]:
     """``generate``; ``prune`` False (slower) lets tests check that pruning the
-    left parts by ``rules.dawg.BELOW`` loses nothing."""
+    left parts by the DAWG's masks loses nothing, and ``dawg`` that a DAWG read
+    from its file searches like one packed in memory."""
     hand = pos.hand
     if not hand:
         return []
     config = pos.config
-    dawg = dawg_for(config.words)
+    dawg = dawg_for(config.words) if dawg is None else dawg
     rack = [0] * 27
     for tile in hand:
         rack[JOKER if tile == DIABLE else ord(tile) - 65] += 1
@@ -336,9 +339,13 @@ class _Search:
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
 
-        def walk(node: Node, text: str) -> None:
+        graph = self.dawg.cells  # not ``cells``: the layout's
+        letters_of = self.dawg.letters
+
+        def walk(node: int, text: str) -> None:
             depth = len(text)
-            if depth >= FIRST_MOVE_MIN and FINAL in node:
+            info = graph[node + INFO]
+            if depth >= FIRST_MOVE_MIN and info & FINAL:
                 kinds = count_kinds(layout, squares[:depth])
                 if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
                     record(start, step, text, across, *kinds)
@@ -346,9 +353,7 @@ class _Search:
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
                 return
-            for code, child in node.items():
-                if code >= FINAL:
-                    break
+            for code in letters_of[info]:
                 # A letter is played by its tile, or else by a diable (in lower case).
                 if rack[code]:
                     tile, letter = code, UPPER[code]
@@ -357,10 +362,10 @@ class _Search:
                 else:
                     continue
                 rack[tile] -= 1
-                walk(child, text + letter)  # type: ignore[arg-type]
+                walk(graph[node + code], text + letter)
                 rack[tile] += 1
 
-        walk(self.dawg.root, "")
+        walk(ROOT, "")
 
     # --- later moves (R-PLACE-3, R-PLACE-4) ----------------------------------
 
@@ -478,73 +483,77 @@ class _Search:
                 return
             record(idx[first], step, text, across, red, green, black)
 
-        def extend(pos: int, node: Node, text: str, placed: int) -> None:
-            """Go on from ``node`` with a tile on empty square ``pos`` and the
-            board's tiles after it; ``text`` so far, with ``placed`` tiles."""
+        graph = self.dawg.cells  # not ``cells``: the layout's
+        letters_of = self.dawg.letters
+
+        def extend(pos: int, node: int, info: int, text: str, placed: int) -> None:
+            """Go on from ``node`` (whose INFO cell is ``info``) with a tile on
+            empty square ``pos`` and the board's tiles after it; ``text`` so
+            far, with ``placed`` tiles."""
             mask, run, nxt, next_mask, letters, diable_letters = steps[pos]
             free = mask == ALL_LETTERS
-            for code, child in node.items():
-                if code >= FINAL:
-                    break
+            for code in letters_of[info]:
                 if not (free or (mask >> code) & 1):
                     continue
-                if run:  # the board's tiles after the square
-                    for f in run:
-                        child = child.get(f)  # type: ignore[union-attr,assignment]
-                        if child is None:
-                            break
-                    if child is None:
-                        continue
-                # The word may end before ``nxt``, or take a letter there.
-                ends = FINAL in child  # type: ignore[operator]
-                goes_on = child[NEXT] & next_mask  # type: ignore[index,operator]
-                if not (ends or goes_on):
-                    continue
+                # Played by its tile, or else by a diable (in lower case): tested
+                # before the graph is read, which spares most reads without one.
                 if rack[code]:
-                    tile, word = code, text + letters[code]
+                    tile = code
                 elif rack[JOKER]:
-                    tile, word = JOKER, text + diable_letters[code]
+                    tile = JOKER
                 else:
                     continue
+                child = graph[node + code]
+                for f in run:  # the board's tiles after the square (dead node: stays)
+                    child = graph[child + f]
+                # The word may end before ``nxt``, or take a letter there.
+                child_info = graph[child + INFO]
+                ends = child_info & FINAL
+                goes_on = child_info & next_mask
+                if not (ends or goes_on):
+                    continue
+                word = text + (letters[code] if tile == code else diable_letters[code])
                 if ends:
                     finish(nxt, word, placed + 1)
                 if goes_on:
                     rack[tile] -= 1
-                    extend(nxt, child, word, placed + 1)  # type: ignore[arg-type]
+                    extend(nxt, child, child_info, word, placed + 1)
                     rack[tile] += 1
 
-        def left_part(node: Node, limit: int, text: str) -> None:
+        def left_part(node: int, info: int, limit: int, text: str) -> None:
             """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
             nonlocal first
-            if node[NEXT] & anchor_mask and node[BELOW] & right_after:  # type: ignore[operator]
+            if info & anchor_mask and graph[node + right_cell] & right_after:
                 first = here - len(text)
-                extend(here, node, text, len(text))
+                extend(here, node, info, text, len(text))
             if not limit:
                 return
             last = limit == 1  # on the last free square it can only go on to the anchor
-            for code, child in node.items():
-                if code >= FINAL:
-                    break
-                # A branch is worth walking only if its words may end as a word
-                # from this anchor must (``endings``), and may hold after the
-                # anchor's letter the tiles that follow it (``later``), the
-                # first right after it on the last free square.
-                below = child[BELOW]  # type: ignore[index]
-                if not (below & endings and below & later == later):  # type: ignore[operator]
-                    continue
-                if last and not (child[NEXT] & anchor_mask and below & right_after):  # type: ignore[index,operator]
-                    continue
+            for code in letters_of[info]:
                 if rack[code]:
                     tile, letter = code, UPPER[code]
                 elif rack[JOKER]:
                     tile, letter = JOKER, LOWER[code]
                 else:
                     continue
+                # A branch is worth walking only if its words may end as a word
+                # from this anchor must (``endings``), and may hold after the
+                # anchor's letter the tiles that follow it (``later``), the
+                # first right after it on the last free square.
+                child = graph[node + code]
+                if not graph[child + ENDS] & endings:
+                    continue
+                if later and graph[child + AFTER] & later != later:
+                    continue
+                child_info = graph[child + INFO]
+                if last and not (
+                    child_info & anchor_mask and graph[child + right_cell] & right_after
+                ):
+                    continue
                 rack[tile] -= 1
-                left_part(child, limit - 1, text + letter)  # type: ignore[arg-type]
+                left_part(child, child_info, limit - 1, text + letter)
                 rack[tile] += 1
 
-        root = self.dawg.root
         for a in range(n):
             if not anchor[a] or not cross[a]:
                 # No letter fits the perpendicular word here: no move covers
@@ -557,13 +566,12 @@ class _Search:
                 s = a - 1
                 while s > 0 and fixed[s - 1] >= 0:
                     s -= 1
-                node: Node | None = root
+                node = ROOT
                 for p in range(s, a):
-                    node = node.get(fixed[p])  # type: ignore[union-attr,assignment]
-                    if node is None:
-                        break
-                if node is not None:
-                    extend(a, node, "", 0)
+                    node = graph[node + fixed[p]]
+                info = graph[node + INFO]
+                if info:  # not the dead node
+                    extend(a, node, info, "", 0)
                 continue
             if across and fixed[a + 1] < 0:
                 # A lone tile with nothing left or right: its only word is
@@ -593,9 +601,11 @@ class _Search:
             # without tiles, any letter below: a test left parts pass anyway).
             later = 0
             for code in runs[a]:
-                later |= 1 << (code + AFTER)
-            right_after = (1 << (runs[a][0] + SECOND)) if runs[a] else ALL_LETTERS << ENDS
-            endings <<= ENDS
+                later |= 1 << code
+            if runs[a]:
+                right_cell, right_after = SECOND, 1 << runs[a][0]
+            else:
+                right_cell, right_after = ENDS, ALL_LETTERS
             if not prune:
-                endings, later, right_after = ALL_LETTERS << ENDS, 0, ALL_LETTERS << ENDS
-            left_part(root, min(limit, hand_size - 1), "")
+                endings, later, right_cell, right_after = ALL_LETTERS, 0, ENDS, ALL_LETTERS
+            left_part(ROOT, graph[ROOT + INFO], min(limit, hand_size - 1), "")

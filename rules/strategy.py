@@ -456,7 +456,7 @@ def _reasons(judge: Judge, option: _Option, move: Move) -> tuple[Reason, ...]:
         if eff.others:
             reasons.append(Reason("green-points", eff.others))
     else:
-        if not eff.out:
+        if not eff.out and eff.shed > 0:  # penalty draws can outweigh the tiles placed
             reasons.append(Reason("sheds", eff.shed))
         if option.returns:
             reasons.append(Reason("returns", len(option.returns), option.returns))

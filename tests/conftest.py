@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import cache as django_cache
 
 from diamino_site.celery import app as celery_app
 
@@ -95,14 +96,24 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_beat_expected(settings) -> None:
+    """No test runs a beat: /healthz watches the periodic tasks only where a test says so."""
+    settings.DIAMINO_HEALTH_BEAT = False
+
+
+@pytest.fixture(autouse=True)
 def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
     """Eager tasks and a private cache, unless the test asks for the real services."""
     if request.node.get_closest_marker("services"):
         yield
         return
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Local memory outlives the settings change: empty it, or one test's rate-limit
+    # counters (diamino_site/ratelimit.py) would count against the next one's players.
+    django_cache.clear()
     # As on the embedded default: sessions in the database alone (with Redis they are read from it).
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
+    settings.SESSION_CACHE_ALIAS = "default"  # the one cache there is
     previous = (celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates)
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True

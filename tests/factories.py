@@ -17,7 +17,10 @@ def make_player(
     """A player with ``password`` and a primary allauth address, confirmed unless told."""
     fields.setdefault("email", f"{username.lower()}@example.com")
     user = User.objects.create_user(username=username, password=password, **fields)
-    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=verified)
+    # A superuser already has its address (accounts/superusers.py): the factory's wins.
+    EmailAddress.objects.update_or_create(
+        user=user, email=user.email, defaults={"primary": True, "verified": verified}
+    )
     return user
 
 

@@ -307,12 +307,19 @@ def gunicorn(env: dict[str, str], port: int, workers: int, data_dir: Path) -> It
         _wait_ready(server)
         yield server
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> None:
+    """SIGTERM, waited for; SIGKILL if it does not end within ``timeout`` seconds."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
 
 
 def _wait_ready(server: Server, timeout: float = 60) -> None:

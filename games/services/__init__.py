@@ -23,6 +23,9 @@ from games.services.hints import hint_request
 from games.services.moderation import game_annul
 from games.services.moves import game_resign, game_timeout, move_preview, move_submit
 from games.services.tables import (
+    INVITATIONS_PER_HOUR,
+    SAME_INVITEE_PER_DAY,
+    TABLES_PER_HOUR,
     game_against_computer,
     game_create,
     game_invite,
@@ -37,6 +40,9 @@ from games.services.time_given import time_give
 __all__ = [
     "CHAT_MAX_LENGTH",
     "CHAT_MAX_PER_MINUTE",
+    "INVITATIONS_PER_HOUR",
+    "SAME_INVITEE_PER_DAY",
+    "TABLES_PER_HOUR",
     "Preview",
     "analysis_request",
     "chat_post",

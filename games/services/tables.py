@@ -17,14 +17,59 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.computers import computer_user
 from accounts.models import BotLevel, User
+from diamino_site import ratelimit
 from games import bridge, notify, policies
 from games.errors import GameError, not_a_player
 from games.models import Game, Invitation, Mode, Seat
 from games.services.kernel import locked_game, require_player, start, system_rng
+
+# An invitation is an email to somebody else, and a table opened and closed again
+# can invite the same player over and over: without limits one player could fill
+# another's inbox (issue 25 measured 25 invitation emails to one player in 1.9 s).
+# Far above what a player opening tables for friends needs.
+TABLES_PER_HOUR = ratelimit.Limit("tables", count=20, seconds=3600)
+INVITATIONS_PER_HOUR = ratelimit.Limit("invitations", count=30, seconds=3600)
+SAME_INVITEE_PER_DAY = ratelimit.Limit("invitations-to", count=3, seconds=86400)
+
+
+def _spend(charges: list[ratelimit.Charge], invitees: Iterable[User] = ()) -> None:
+    """Count the actions against the player's limits, or refuse them all (429).
+
+    Called last in the service, inside its transaction: the refusal rolls back
+    what it wrote, and a request refused for another reason spends nothing.
+    """
+    try:
+        ratelimit.take_all(charges)
+    except ratelimit.RateLimited as exc:
+        if exc.limit is TABLES_PER_HOUR:
+            message = gettext(
+                "You have opened many tables in a short time: you can open another in %(wait)s."
+            )
+        elif exc.limit is INVITATIONS_PER_HOUR:
+            message = gettext(
+                "You have sent many invitations in a short time: you can invite again in %(wait)s."
+            )
+        else:
+            message = gettext(
+                "You have invited %(name)s several times today: "
+                "you can invite them again in %(wait)s."
+            )
+        invitee = next((i for i in invitees if i.pk == exc.who[-1]), "")
+        raise GameError(
+            "rate-limited", message % {"wait": exc.wait, "name": invitee}, status=429
+        ) from None
+
+
+def _invitation_charges(by: User, invitees: list[User]) -> list[ratelimit.Charge]:
+    charges: list[ratelimit.Charge] = [(SAME_INVITEE_PER_DAY, (by.pk, i.pk), 1) for i in invitees]
+    if invitees:
+        charges.insert(0, (INVITATIONS_PER_HOUR, (by.pk,), len(invitees)))
+    return charges
 
 
 @transaction.atomic
@@ -62,12 +107,13 @@ def game_create(
         word_list=bridge.current_word_list_id(),
     )
     Seat.objects.create(game=game, player=creator)
-    for invitee in invitees:
-        _invite(game, creator, invitee)
+    invited = [invitee for invitee in invitees if _invite(game, creator, invitee)[1]]
+    _spend([(TABLES_PER_HOUR, (creator.pk,), 1), *_invitation_charges(creator, invited)], invited)
     return game
 
 
-def _invite(game: Game, by: User, invitee: User) -> Invitation:
+def _invite(game: Game, by: User, invitee: User) -> tuple[Invitation, bool]:
+    """The invitation, and whether it is a new one (an email) rather than one still pending."""
     if invitee == by or game.seats.filter(player=invitee).exists():
         raise GameError("already-seated", _("%(name)s already has a seat.") % {"name": invitee})
     if not invitee.is_active or invitee.is_computer:  # a computer player is seated, not invited
@@ -83,8 +129,10 @@ def _invite(game: Game, by: User, invitee: User) -> Invitation:
         invitation.invited_by = by
         invitation.created_at = timezone.now()
         invitation.save(update_fields=["status", "invited_by", "created_at"])
+    elif not created:
+        return invitation, False  # still pending: its email has gone, nothing new to send
     notify.invitation(invitation)
-    return invitation
+    return invitation, True
 
 
 @transaction.atomic
@@ -95,7 +143,10 @@ def game_invite(*, game_id: int, by: User, invitee: User) -> Invitation:
         raise GameError("not-open", _("This table has already started."), status=409)
     if not game.seats.filter(player=by).exists():
         raise not_a_player()
-    return _invite(game, by, invitee)
+    invitation, new = _invite(game, by, invitee)
+    if new:
+        _spend(_invitation_charges(by, [invitee]), [invitee])
+    return invitation
 
 
 @transaction.atomic

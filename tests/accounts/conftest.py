@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from django.core.signals import request_finished
+from django.db import connection
 
 TEST_TEMPLATES = Path(__file__).parent / "templates"
 
@@ -20,3 +22,22 @@ def sample_email_templates(settings) -> None:
     settings.TEMPLATES = [
         {**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEST_TEMPLATES]}
     ]
+
+
+@pytest.fixture(autouse=True)
+def requests_commit() -> None:
+    """Each request's on-commit callbacks run when it ends, as its commit would run them.
+
+    allauth's emails are outbox rows whose sending is queued on commit
+    (``accounts/outbox.py``); the test's transaction never commits, so without
+    this no email would leave during the test.
+    """
+
+    def run_pending(**kwargs) -> None:
+        pending, connection.run_on_commit = connection.run_on_commit, []
+        for _savepoints, callback, _robust in pending:
+            callback()
+
+    request_finished.connect(run_pending, dispatch_uid="tests.accounts.requests_commit")
+    yield
+    request_finished.disconnect(dispatch_uid="tests.accounts.requests_commit")

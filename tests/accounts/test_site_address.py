@@ -98,3 +98,34 @@ def test_game_emails_link_to_the_site_url(settings, sample_email_templates):
     message = build_email(alice, "sample", {}, kind="turn")
     assert "http://127.0.0.1:8101/" in message.body
     assert "8000" not in message.body + message.extra_headers["List-Unsubscribe"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("flow", ["signup", "reset", "unknown"])
+def test_account_links_follow_site_url_behind_a_proxy_that_sends_its_own_host(
+    client, settings, flow: str
+):
+    """nginx's default proxy_pass sends Host: 127.0.0.1:8000; the links must still work."""
+    settings.SITE_URL = "https://diamino.example"
+    settings.ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = True
+    proxy = {"HTTP_HOST": "127.0.0.1:8000"}
+    if flow == "signup":
+        client.post(
+            reverse("account_signup"),
+            {
+                "username": "alice",
+                "email": "alice@example.com",
+                "password1": "tuile-verte-1964",
+                "password2": "tuile-verte-1964",
+            },
+            **proxy,
+        )
+    else:
+        if flow == "reset":
+            make_player("alice")
+        client.post(reverse("account_reset_password"), {"email": "alice@example.com"}, **proxy)
+    body = mail.outbox[-1].body
+    links = re.findall(r"https?://\S+", body)
+    assert links, body
+    assert all(link.startswith("https://diamino.example/") for link in links), links
+    assert "127.0.0.1:8000" not in body

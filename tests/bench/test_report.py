@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import movegen, report
+from benchmarks import coldstart, movegen, report
 from benchmarks.__main__ import selected
 from benchmarks.machine import Machine
 from benchmarks.stats import Latency
@@ -134,11 +134,13 @@ def test_bench_picks_parts_in_the_report_s_order() -> None:
         selected("engine,gpu")
 
 
-def movegen_result(big_diable_max_ms: float) -> movegen.MovegenResult:
+def movegen_result(
+    big_diable_max_ms: float, cold: coldstart.ColdStart | None = None
+) -> movegen.MovegenResult:
     def timing(median: float, top: float) -> movegen.Timing:
         return movegen.Timing(median, top, top, 5, 1000, 2000)
 
-    dawg = {"build_s": 2.0, "words": 406162, "nodes": 45000, "size_mb": 14, "peak_mb": 30}
+    dawg = {"build_s": 2.0, "words": 406162, "nodes": 45000, "file_mb": 5.2, "peak_mb": 30}
     return movegen.MovegenResult(
         hand12=timing(20, 40),
         hand12_plain=timing(18, 30),
@@ -146,9 +148,10 @@ def movegen_result(big_diable_max_ms: float) -> movegen.MovegenResult:
         big_plain=timing(200, 480),
         big_diable=timing(530, big_diable_max_ms),
         big_diable_capped=timing(150, 300),
-        dawg={**dawg, "rss_mb": 20},
+        dawg={**dawg, "load_s": 0.012},
         bots={"marque, confirmé": {"moves": 60, "median_s": 0.1, "p95_s": 0.2, "max_s": 0.3}},
         load=0.5,
+        cold=cold,
     )
 
 
@@ -161,3 +164,44 @@ def test_the_move_generator_has_its_section_and_its_targets() -> None:
     assert "The move generator" not in text.split("## Not measured yet")[1]
     slow = report.render(run(moves=movegen_result(big_diable_max_ms=1200)))
     assert "| slowest 1200 ms | **not met** |" in slow
+
+
+def cold_start(web_excess: float, speed: float) -> coldstart.ColdStart:
+    fresh = coldstart.Fresh(
+        [0.09, 0.11, 1.2], [0.07, 0.08, 1.1], [0.1, 0.2, 1.3], [0.1] * 3, 0.4, 5.0, 3.0
+    )
+    old = coldstart.Fresh([3.9, 4.1], [0.05, 0.06], [4.0, 4.2], [0.1, 0.1], 0.4, 70.0, 70.0)
+    web = coldstart.Processes(
+        "gunicorn worker (of 4)", [40.0] * 4, [40.0, 40.0 + web_excess, 40.5, 39.5], 1, 0.2, 0.0
+    )
+    pool = coldstart.Processes("Celery prefork process (of 2)", [5.0, 5.0], [12.0, 6.0], 0, 0.3)
+    return coldstart.ColdStart(fresh, old, [web, pool], [20.0, 22.0], [20.0, 20.0 / speed], 20, [])
+
+
+def test_the_cold_start_has_its_tables_and_targets() -> None:
+    text = report.render(run(moves=movegen_result(900, cold_start(web_excess=4.0, speed=1.0))))
+    assert "### Cold start: the first hint of a process, and its memory" in text
+    assert (
+        "| First hint in a fresh interpreter (12-tile hand, mid-game), median < 0.3 s | 0.110 s CPU | yes |"
+        in text
+    )
+    assert (
+        "| A gunicorn worker that answered a hint: private memory < 10 MB above one that did not | +4.0 MB | yes |"
+        in text
+    )
+    assert (
+        "| A Celery prefork process that answered a hint: private memory < 10 MB above one that did not | +6.0 MB | yes |"
+        in text
+    )
+    assert (
+        "| This tree (DAWG mapped) | 3 | 0.110 | 1.200 | 0.080 | 0.030 | 0.200 | 0.40 | 5.0 | 3.0 |"
+        in text
+    )
+    assert (
+        "| gunicorn worker (of 4) | 40.0 / 40.0 / 40.0 / 40.0 | 40.0 / 44.0 / 40.5 / 39.5 | #2 | 0.20 | +4.0 |"
+        in text
+    )
+    assert "same run | 1.05 × its median time | yes |" in text
+    bad = report.render(run(moves=movegen_result(900, cold_start(web_excess=12.0, speed=1.2))))
+    assert "did not | +12.0 MB | **not met** |" in bad
+    assert "| 1.15 × its median time | **not met** |" in bad

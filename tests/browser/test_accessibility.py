@@ -395,7 +395,7 @@ def test_axe_finds_no_violation_on_the_page(name, browse, transactional_db, erro
     ("language", "names"),
     [
         ("fr", ("H8, lettre C, 3 points, nouvelle lettre", "I8, lettre H, 0 point, diable, ")),
-        ("en", ("H8, letter C, 3 points, new tile", "I8, letter H, 0 points, diable, new tile")),
+        ("en", ("H8, letter C, 3 points, new tile", "I8, letter H, 0 points, joker, new tile")),
     ],
 )
 def test_a_tile_laid_is_named_by_its_letter_then_its_points_as_the_tile_shows_them(

@@ -28,7 +28,18 @@ from rules import (
     new_game,
     view,
 )
-from rules.dawg import AFTER, ALL_LETTERS, BELOW, ENDS, FINAL, NEXT, SECOND, Dawg, dawg_for
+from rules.dawg import (
+    AFTER,
+    ALL_LETTERS,
+    DEAD,
+    ENDS,
+    FINAL,
+    INFO,
+    SECOND,
+    STRIDE,
+    Dawg,
+    dawg_for,
+)
 from rules.engine import returns_owed
 from rules.material import DIABLE
 from rules.movegen import Candidate, Position, _generate, generate, legal_placements, position
@@ -244,7 +255,7 @@ def test_every_generated_french_placement_is_accepted_and_find_move_finds_no_oth
 @pytest.mark.parametrize(("seed", "letters", "diables"), [(7, 39, 1), (8, 12, 2)])
 def test_pruning_the_left_parts_loses_no_placement_of_a_big_hand(seed, letters, diables):
     # The brute-force test cannot afford big hands and the French list, where
-    # left parts are longest and pruning by how words go on (DAWG BELOW masks)
+    # left parts are longest and pruning by how words go on (the DAWG's masks)
     # matters most: compare with the same search unpruned, order included.
     config = make_config("sans-marque", words="fr")
     state = _midgame(config, seed)
@@ -273,20 +284,23 @@ def test_legal_placements_reads_only_the_view(french):
 
 
 def test_the_dawg_holds_exactly_the_words_of_two_letters_or_more():
-    dawg = Dawg(["AS", "A", "ASSE", "BAS", "zut", "ÉTÉ", "TAS"])
-    assert {w for w in ["AS", "ASSE", "BAS", "TAS", "A", "ZUT", "ASS"] if w in dawg} == {
+    dawg = Dawg.of(["AS", "A", "ASSE", "BAS", "zut", "ÉTÉ", "TAS"])
+    assert {w for w in ["AS", "ASSE", "BAS", "TAS", "A", "ZUT", "ASS", "", "A1"] if w in dawg} == {
         "AS",
         "ASSE",
         "BAS",
         "TAS",
     }
+    # Minimal: BAS and TAS share their A…, every word its final node; 7 nodes, not 11.
+    assert (dawg.word_count, dawg.node_count) == (4, 7)
     assert dawg_for(WORDS) is dawg_for(WORDS)
     assert "CHATS" in dawg_for(WORDS)
 
 
 def test_each_dawg_node_knows_its_letters_and_how_the_words_below_it_go_on():
     words = ["AS", "ASSE", "BAS", "BASE", "TAS", "TAXI", "ZOO"]
-    dawg = Dawg(words)
+    dawg = Dawg.of(words)
+    cells = dawg.cells
 
     def mask(letters):
         return sum(1 << (ord(c) - 65) for c in set(letters))
@@ -294,14 +308,15 @@ def test_each_dawg_node_knows_its_letters_and_how_the_words_below_it_go_on():
     for prefix in ["", "A", "AS", "B", "BA", "BAS", "T", "TA", "TAX", "Z", "ZO"]:
         node = dawg.walk(prefix)
         rests = [w[len(prefix) :] for w in words if w.startswith(prefix) and w != prefix]
-        below = node[BELOW]
-        assert node[NEXT] == mask(rest[0] for rest in rests)
-        assert (below >> ENDS) & ALL_LETTERS == mask(rest[-1] for rest in rests)
-        assert (below >> SECOND) & ALL_LETTERS == mask(rest[1] for rest in rests if len(rest) > 1)
-        assert below >> AFTER == mask("".join(rest[1:] for rest in rests))
-        keys = list(node)  # the letters first: a search stops at the first other key
-        assert keys == sorted(k for k in keys if k < FINAL) + [k for k in keys if k >= FINAL]
-    assert dawg.walk("AS")[BELOW] >> ENDS & ALL_LETTERS == mask("E")  # ASSE
-    assert dawg.walk("TA")[BELOW] >> ENDS & ALL_LETTERS == mask("SI")  # TAS, TAXI
-    assert dawg.walk("TA")[BELOW] >> AFTER == mask("I")  # TAXI
-    assert dawg.walk("T")[BELOW] >> SECOND & ALL_LETTERS == mask("SX")  # TAS, TAXI
+        info = cells[node + INFO]
+        assert info & ALL_LETTERS == mask(rest[0] for rest in rests)
+        assert bool(info & FINAL) == (prefix in words)
+        assert dawg.letters[info] == tuple(sorted({ord(rest[0]) - 65 for rest in rests}))
+        assert cells[node + ENDS] == mask(rest[-1] for rest in rests)
+        assert cells[node + SECOND] == mask(rest[1] for rest in rests if len(rest) > 1)
+        assert cells[node + AFTER] == mask("".join(rest[1:] for rest in rests))
+    assert cells[dawg.walk("TA") + ENDS] == mask("SI")  # TAS, TAXI
+    # Off the list, a walk stays on the dead node, which has no letter and ends nothing.
+    assert dawg.walk("TAZ") == dawg.walk("QQQQ") == DEAD
+    assert [cells[DEAD + k] for k in range(STRIDE)] == [0] * STRIDE
+    assert dawg.cross_mask("T", "S") == mask("A") and dawg.cross_mask("Q", "") == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -188,6 +189,54 @@ def test_referee_exits_2_with_one_line_on_unusable_input(tmp_path):
         assert done.stdout == "" and done.stderr.count("\n") == 1
     assert run_referee([str(tmp_path / "missing.json")]).returncode == 2
     assert run_referee([]).returncode == 2
+
+
+def referee_into(stdout, path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "rules.referee", str(path)],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+
+
+def test_referee_exits_0_quietly_when_its_reader_has_already_gone(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record([CHAT])))
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the judgement is written
+    try:
+        done = referee_into(write_end, path)
+    finally:
+        os.close(write_end)
+    _, stderr = done.communicate(timeout=60)
+    assert done.returncode == 0
+    assert stderr == b""
+
+
+def test_referee_exits_0_quietly_when_its_reader_stops_early(tmp_path):
+    # `python -m rules.referee game.json | head -c 50`, with a judgement far
+    # longer than the pipe holds, so the reader leaves in the middle of it.
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record([CHAT] * 3000)))
+    done = referee_into(subprocess.PIPE, path)
+    assert len(done.stdout.read(50)) == 50
+    done.stdout.close()
+    stderr = done.stderr.read()
+    assert done.wait(timeout=60) == 0
+    assert b"Traceback" not in stderr and stderr == b""
+
+
+def test_referee_exits_2_with_one_line_when_the_judgement_cannot_be_written(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here to fill")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record([CHAT])))
+    with open("/dev/full", "wb") as full:
+        done = referee_into(full, path)
+        _, stderr = done.communicate(timeout=60)
+    assert done.returncode == 2
+    assert stderr.decode().count("\n") == 1 and "cannot write" in stderr.decode()
 
 
 def test_referee_judges_a_french_record():

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = "postgres://diamino@127.0.0.1:5432/diamino"
 
 
-def _options_with(env: dict[str, str]) -> dict:
+def _options_with(env: dict[str, str], key: str = "OPTIONS") -> dict:
     clean = {
         k: v
         for k, v in os.environ.items()
@@ -20,7 +20,7 @@ def _options_with(env: dict[str, str]) -> dict:
     }
     script = (
         "import json; from django.conf import settings; "
-        "print(json.dumps(settings.DATABASES['default'].get('OPTIONS', {}), default=str))"
+        f"print(json.dumps(settings.DATABASES['default'].get('{key}', {{}}), default=str))"
     )
     result = subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); {script}"],
@@ -49,3 +49,10 @@ def test_sqlite_keeps_its_own_options() -> None:
     options = _options_with({})
     assert "server_side_binding" not in options
     assert options["transaction_mode"] == "IMMEDIATE"
+
+
+def test_postgresql_connections_persist_and_are_checked_before_reuse() -> None:
+    # After a database restart each process finds its connection broken at the
+    # check and opens a new one, rather than failing a request with it.
+    assert _options_with({"DATABASE_URL": POSTGRES}, "CONN_MAX_AGE") == 60
+    assert _options_with({"DATABASE_URL": POSTGRES}, "CONN_HEALTH_CHECKS") is True

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from diamino_site.env import env_bool, env_int, env_list, env_str, env_url
+from diamino_site.env import env_bool, env_file_load, env_int, env_list, env_str, env_url
+from tests.site.processes import settings_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,3 +104,51 @@ def test_check_deploy_passes_with_production_like_variables(tmp_path: Path) -> N
         "WARNING",
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _env_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / ".env"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_env_file_fills_the_variables_the_environment_leaves_unset(tmp_path: Path) -> None:
+    path = _env_file(tmp_path, "DIAMINO_POLL_SECONDS=7\nDIAMINO_DIGEST_HOUR=5\n")
+    environ = {"DIAMINO_DIGEST_HOUR": "6"}
+    assert env_file_load(path, environ=environ) == ["DIAMINO_POLL_SECONDS"]
+    assert environ == {"DIAMINO_POLL_SECONDS": "7", "DIAMINO_DIGEST_HOUR": "6"}
+
+
+def test_an_empty_value_in_the_file_counts_as_unset_but_an_empty_variable_wins(
+    tmp_path: Path,
+) -> None:
+    path = _env_file(tmp_path, "REDIS_URL=\nEMAIL_HOST=smtp.example\nDEFAULT_FROM_EMAIL=a@b\n")
+    environ = {"EMAIL_HOST": ""}
+    env_file_load(path, environ=environ)
+    assert environ == {"EMAIL_HOST": "", "DEFAULT_FROM_EMAIL": "a@b"}
+
+
+def test_no_env_file_reads_nothing(tmp_path: Path) -> None:
+    environ: dict[str, str] = {}
+    assert env_file_load(tmp_path / ".env", environ=environ) == []
+    assert environ == {}
+
+
+def test_the_site_reads_its_env_file_at_start_up_and_the_environment_wins(
+    tmp_path: Path,
+) -> None:
+    path = _env_file(tmp_path, "DIAMINO_POLL_SECONDS=7\nDIAMINO_DIGEST_HOUR=5\n")
+    poll, digest = settings_of(
+        "DIAMINO_POLL_SECONDS DIAMINO_DIGEST_HOUR",
+        {"DIAMINO_ENV_FILE": str(path), "DIAMINO_DIGEST_HOUR": "6"},
+    )
+    assert (poll, digest) == ("7", "6")
+
+
+def test_a_copy_of_env_example_runs_the_embedded_default(tmp_path: Path) -> None:
+    path = _env_file(tmp_path, (ROOT / ".env.example").read_text(encoding="utf-8"))
+    backend, eager = settings_of(
+        "EMAIL_BACKEND CELERY_TASK_ALWAYS_EAGER",
+        {"DIAMINO_ENV_FILE": str(path), "DIAMINO_DATA_DIR": str(tmp_path)},
+    )
+    assert (backend, eager) == ("diamino_site.mail.ConsoleAndFileBackend", "True")

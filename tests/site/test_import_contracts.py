@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("rules", "games", "accounts", "ratings", "moderation", "notifications", "learn")
+PACKAGES = (
+    "rules",
+    "games",
+    "accounts",
+    "ratings",
+    "moderation",
+    "notifications",
+    "learn",
+    "monitoring",
+)
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 pytestmark = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter not installed")
