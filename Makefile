@@ -65,6 +65,7 @@ run: migrate
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 # The suite without the browser tests: what CI runs on a second Python (.ci/run).

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.bots import USERNAME_PREFIX as BOT_USERNAME_PREFIX
+from accounts.computers import USERNAME_PREFIX as COMPUTER_USERNAME_PREFIX
 from accounts.models import User
 from accounts.outbox import account_email_write
 from accounts.services import DELETED_USERNAME_PREFIX
@@ -145,7 +145,7 @@ class AccountAdapter(DefaultAccountAdapter):
         # prefixes belong to deleted accounts and to the computer players.
         if "@" in username:
             raise forms.ValidationError(_("A username cannot contain “@”."))
-        for prefix in (DELETED_USERNAME_PREFIX, BOT_USERNAME_PREFIX):
+        for prefix in (DELETED_USERNAME_PREFIX, COMPUTER_USERNAME_PREFIX):
             if username.lower().startswith(prefix):
                 raise forms.ValidationError(
                     _("Usernames starting with “%(prefix)s” are reserved."),

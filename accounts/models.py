@@ -45,7 +45,7 @@ class User(AbstractUser):
 
     A computer player is a row like any other, so it takes seats and plays
     moves through the same services; ``bot_level`` is set for it and blank for
-    people. It has no password and no email address (``accounts/bots.py``).
+    people. It has no password and no email address (``accounts/computers.py``).
     """
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
@@ -99,7 +99,7 @@ class User(AbstractUser):
         return self.deleted_at is not None
 
     @property
-    def is_bot(self) -> bool:
+    def is_computer(self) -> bool:
         return bool(self.bot_level)
 
     def get_absolute_url(self) -> str:

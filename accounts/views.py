@@ -136,13 +136,9 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             _("Your account is deleted and your personal data removed. Thank you for playing."),
         )
         return redirect("home")
-    from games.departures import departures_of  # what a deletion resigns (R-END-4)
-
+    # The page lists what the deletion resigns (R-END-4) with games' {% departures_of %}.
     return render(
-        request,
-        "accounts/delete.html",
-        {"form": form, "departures": departures_of(request.user)},
-        status=400 if form.errors else 200,
+        request, "accounts/delete.html", {"form": form}, status=400 if form.errors else 200
     )
 
 

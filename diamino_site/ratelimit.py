@@ -13,7 +13,7 @@ out longer by trying again. Call them once the action is known to be valid (a
 refusal for another reason should not spend the allowance), inside the
 service's transaction, so that a refusal also rolls back what it wrote.
 
-Today: invitations and table creation (``games/services.py``).
+Today: invitations and table creation (``games/services/tables.py``).
 """
 
 from __future__ import annotations

@@ -384,13 +384,13 @@ DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
 # tests use 1 second to see the page update by itself.
 DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=3600)
 
-# Computer players (games/computer.py, docs/COMPUTER.md). Seconds a computer
+# Computer players (games/computer.py, games/services/hints.py, docs/COMPUTER.md). Seconds a computer
 # player waits before it answers (with a worker; eagerly it answers at once):
 # a reply in the same instant reads as a glitch, and the pause spreads the load.
 DIAMINO_BOT_DELAY_SECONDS = env_int("DIAMINO_BOT_DELAY_SECONDS", 2, minimum=0, maximum=60)
 # Hints per player and game, in unrated games only.
 DIAMINO_HINTS_PER_GAME = env_int("DIAMINO_HINTS_PER_GAME", 3, minimum=0, maximum=100)
-# Analyse each finished game in a worker as soon as it ends (games/analysis.py).
+# Analyse each finished game in a worker as soon as it ends (games/services/analysis.py).
 # Unset (None): only when a worker runs the tasks. Eagerly the analysis (seconds
 # to a minute) would hold up the last move's page; players then ask for it with
 # a button on the finished game's page.

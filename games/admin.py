@@ -1,7 +1,7 @@
 """The staff's desk for games: look into any game, check it, annul it.
 
 Everything the engine wrote (the deal, the state, the moves, the hands) is
-read-only here: a game changes only through ``games/services.py``, so staff
+read-only here: a game changes only through ``games/services/``, so staff
 cannot edit a position by hand. The actions call the services (``game_annul``)
 or the audit (``game_check``); nothing here decides a rule.
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import get_language
 
 import rules
-from games import engine as game_engine
+from games import bridge
 from games.models import Game, Move, Seat
 from rules import record as rules_record
 
@@ -65,8 +65,8 @@ def game_check(game: Game) -> list[Difference]:
     moves = list(game.moves.select_related("seat").order_by("number"))
     differences = _check_numbering(game, moves)
     try:
-        config = game_engine.config_of(game)
-        document = game_engine.record_of(game)
+        config = bridge.config_of(game)
+        document = bridge.record_of(game)
         document["moves"] = [m.record for m in moves]  # the very rows compared below
         parsed = rules_record.parse_record(document, words=config.words)
     except (rules.RecordError, KeyError, TypeError, ValueError) as exc:

@@ -5,7 +5,7 @@ as a counter: the turn began at ``Game.turn_started_at``, the player has
 ``days_per_move`` days of clock time, and the clock stops while the player is
 on vacation (``accounts.Vacation``). Everything that shows or acts on a
 deadline asks this module: the game page and the lists (``games/selectors``),
-the emails, the reminders and the time-outs (``notifications/periodic.py``).
+the emails, the reminders and the time-outs (``games/deadlines.py``).
 
 Starting, booking, cancelling or ending a vacation changes the deadline the
 next time it is computed; nothing needs updating. A vacation booked ahead
@@ -14,7 +14,7 @@ is booked (``push_past`` stops the clock from its start), so the page, the
 lists and the emails show the later deadline at once; cancelling it before it
 starts brings the deadline back, still after now.
 
-The other players may give the player to move more time (``games/gifts.py``):
+The other players may give the player to move more time (``games/services/time_given.py``):
 a day at a time, at most ``MAX_EXTRA_DAYS`` per turn from all of them. The
 days given are clock time added to the turn (``Game.turn_extra_days``, back to
 0 when a turn begins), so ``turn_days`` is what every deadline here counts. A
@@ -22,7 +22,7 @@ gift is decided under the game's row lock, like a time-out, and refused once
 the deadline has passed: the time-out comes first.
 
 Deciding a time-out and starting a vacation meet on the game row. Whoever
-decides that a deadline has passed (``notifications.periodic.apply_timeouts``,
+decides that a deadline has passed (``games.deadlines.apply_timeouts``,
 ``services.move_submit`` and ``services.game_resign``) holds the game's row
 lock and reads the vacations after taking it; ``accounts.vacations.vacation_start``
 locks the player's row, then every game where the player is to move

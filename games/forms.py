@@ -18,8 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import BotLevel, User
+from games import policies
 from games.models import Mode
 
+# The move form's format (docs/NOTATION.md, "The move form"), filled by static/js/board.js.
 _PLACEMENT = re.compile(r"^([A-Za-z][0-9]{1,2})=([A-Za-z?])$")
 _TILES = re.compile(r"^[A-Z?]{1,40}$")
 
@@ -78,13 +80,9 @@ class CreateGameForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         mode, seats = data.get("mode"), data.get("seats")
-        if mode and seats and seats not in rules.player_counts(mode):
-            allowed = rules.player_counts(mode)
-            self.add_error(
-                "seats",
-                _("This mode is played by %(low)d to %(high)d players.")
-                % {"low": allowed.start, "high": allowed.stop - 1},
-            )
+        refusal = policies.seats_refusal(mode, seats) if mode and seats else None
+        if refusal is not None:
+            self.add_error("seats", refusal.message)
         return data
 
 
@@ -108,13 +106,13 @@ class ComputerGameForm(forms.Form):
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
 
-class SeatBotForm(forms.Form):
+class SeatComputerForm(forms.Form):
     """The creator gives a free seat to a computer player of this level."""
 
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
 
-class UnseatBotForm(forms.Form):
+class UnseatComputerForm(forms.Form):
     """The creator takes back the seat ``seat`` they gave to a computer player."""
 
     seat = forms.IntegerField(min_value=1)

@@ -48,7 +48,7 @@ class Game(models.Model):
     # An unrated table by someone's choice, which ``rated`` alone forgets once a
     # computer sits: the creator's, or a person's who joined it while it showed
     # as unrated (``services.game_join``). Taking the last computer back restores
-    # ``rated`` (``computer.game_unseat_bot``) unless this is set.
+    # ``rated`` (``services.game_unseat_computer``) unless this is set.
     friendly = models.BooleanField(_("friendly"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -72,7 +72,7 @@ class Game(models.Model):
         "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
-    # Days the other players gave the player to move on this turn (``games/gifts.py``):
+    # Days the other players gave the player to move on this turn (``games/services/time_given.py``):
     # the deadline counts them (``games/clock.py``); back to 0 whenever a turn begins.
     turn_extra_days = models.PositiveSmallIntegerField(_("days given this turn"), default=0)
     # Every day given in the game, oldest first, for the history and the email:
@@ -92,7 +92,7 @@ class Game(models.Model):
         verbose_name=_("annulled by"),
     )
     annulled_at = models.DateTimeField(_("annulled"), null=True, blank=True)
-    # The post-game analysis (``games/analysis.py``): when it was last asked of
+    # The post-game analysis (``games/services/analysis.py``): when it was last asked of
     # a worker, and when every move's ``analysis`` was stored.
     analysis_queued_at = models.DateTimeField(_("analysis queued"), null=True, blank=True)
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
@@ -114,7 +114,7 @@ class Game(models.Model):
         """Every seat with its player, in play order: one query, then none for this instance.
 
         A move reads the seats once under the game's lock, saves them in place
-        (``services._save_seats``), and the notifications and the game area
+        (``kernel.save_seats`` in ``games/services/``), and the notifications and the game area
         shown after it use the same objects. ``refresh_from_db()`` forgets them
         (with ``fields=`` it does not). They are the cache ``self.seats.all()``,
         ``.count()`` and ``.exists()`` read too: after adding or removing a seat,
@@ -147,7 +147,7 @@ class Seat(models.Model):
     score = models.IntegerField(_("score"), default=0)
     is_winner = models.BooleanField(_("winner"), default=False)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
-    # Hints (``games/computer.py``): how many the player asked for, and the last
+    # Hints (``games/services/hints.py``): how many the player asked for, and the last
     # one with the move number it was given at, shown again until the player
     # moves. Private, like the hand: it is made from the hand.
     hints_used = models.PositiveSmallIntegerField(_("hints used"), default=0)
@@ -188,7 +188,7 @@ class Move(models.Model):
     tiles_drawn = models.CharField(_("tiles drawn"), max_length=60, blank=True)  # private
     tiles_returned = models.CharField(_("tiles returned"), max_length=60, blank=True)  # private
     created_at = models.DateTimeField(_("played"), auto_now_add=True)
-    # Written once the game is over (``games/analysis.py``): the best move the
+    # Written once the game is over (``games/services/analysis.py``): the best move the
     # computer finds from the mover's view, and what it and the move played
     # would make. Null for moves not analysed (resignations, time-outs).
     analysis = models.JSONField(_("analysis"), null=True, blank=True)

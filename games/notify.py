@@ -18,7 +18,7 @@ Who hears what:
 - game over (by any move, resignation or time-out): every player, with the
   result;
 - annulment: every player, with the moderators' reason;
-- more time given (``games/gifts.py``): the player to move, once per gift,
+- more time given (``games/services/time_given.py``): the player to move, once per gift,
   if they read their turn emails one by one (the digest shows the deadline).
 
 Computer players get nothing (``notification_write`` writes no row for them).
@@ -70,7 +70,7 @@ def invitation(invitation: Invitation) -> None:
 
 def _alone_with_computers(seats: list[Seat]) -> bool:
     """One person at the table, every other seat a computer player's."""
-    return sum(not seat.player.is_bot for seat in seats) == 1
+    return sum(not seat.player.is_computer for seat in seats) == 1
 
 
 def game_started(game: Game) -> None:
@@ -106,7 +106,7 @@ def move_played(game: Game, move: Move) -> None:
     next_seat = next((s for s in seats if s.pk == game.to_move_id), None)
     mover = next((s for s in seats if s.pk == move.seat_id), None)
     told_by_turn_email = None
-    if mover is not None and mover.player.is_bot and _alone_with_computers(seats):
+    if mover is not None and mover.player.is_computer and _alone_with_computers(seats):
         next_seat = None  # the person sees the reply on the page they just played on
     timed_out = move.kind == Move.Kind.TIMEOUT
     if next_seat is not None and next_seat.player_id != move.seat.player_id:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from django.utils.translation import pgettext
 
+import rules
+from games import reasons
 from rules import notation as rules_notation
-
-if TYPE_CHECKING:
-    from games.computer import Hint
+from rules.strategy import Suggestion
 
 
 def notation_shown(notation: str) -> str:
@@ -86,7 +86,7 @@ class SeatView:
     vacation_from: datetime | None = None
     final_hand: str | None = None  # revealed only when the game is over
     place: int | None = None  # in the final ranking (1 = best; R-END-2 to 4), once the game is over
-    is_bot: bool = False  # a computer player's seat
+    is_computer: bool = False  # a computer player's seat
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ class AnalysisView:
 
 @dataclass(frozen=True)
 class GiftView:
-    """In the history: a player gave the player to move one more day (``games/gifts.py``)."""
+    """In the history: a player gave the player to move one more day (``games/services/time_given.py``)."""
 
     giver: str
     receiver: str
@@ -166,7 +166,7 @@ class GameView:
     annulled_reason: str = ""  # why staff annulled the game (status "annulled")
     annulled_at: datetime | None = None
     rated: bool = True  # counts for the ratings; hints only where it does not
-    bot_to_move: bool = False  # a computer player is to move: its reply comes in seconds
+    computer_to_move: bool = False  # a computer player is to move: its reply comes in seconds
     hint: Hint | None = None  # the viewer's hint at this move, if they asked for one
     hints_left: int = 0  # the viewer's hints left (unrated games)
     # Finished games: "done", "pending" (a worker is on it) or "missing" (ask for it).
@@ -192,3 +192,72 @@ class GameView:
         """
         by_index = {tile.index: tile for tile in self.my_hand or ()}
         return tuple(by_index.get(k) for k in range(self.hand_slots))
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best move the computer finds for a player, as the game page shows it.
+
+    ``squares`` are the squares a placement covers (highlighted on the
+    board); ``exchange`` the tiles to exchange; ``returns`` the tiles to give
+    back for red devils. ``points``/``others_points``/``tiles``/``out`` as in
+    ``rules.strategy.Suggestion``. ``left``: hints the player has left.
+    """
+
+    version: int
+    kind: str
+    notation: str
+    words: tuple[str, ...] = ()
+    points: int = 0
+    others_points: int = 0
+    tiles: int = 0
+    out: bool = False
+    squares: tuple[str, ...] = ()
+    exchange: str = ""
+    returns: str = ""
+    reasons: tuple[dict[str, Any], ...] = ()
+    """What the evaluation weighed (``rules.strategy.Reason``, as data)."""
+    left: int = 0
+
+    @property
+    def why(self) -> list[str]:
+        """The reasons as phrases in the reader's language (``games/reasons.py``)."""
+        return reasons.phrases(self.reasons)
+
+    @classmethod
+    def of(cls, best: Suggestion, version: int) -> Hint:
+        move = best.move
+        kind = {rules.Place: "place", rules.Exchange: "exchange"}.get(type(move), "pass")
+        return cls(
+            version=version,
+            kind=kind,
+            notation=best.notation,
+            words=best.words,
+            points=best.points,
+            others_points=best.others_points,
+            tiles=best.tiles,
+            out=best.out,
+            squares=tuple(sq for sq, _ in move.tiles) if isinstance(move, rules.Place) else (),
+            exchange=move.tiles if isinstance(move, rules.Exchange) else "",
+            returns=move.returns if isinstance(move, rules.Place) else "",
+            reasons=tuple(reasons.reason_data(r) for r in best.reasons),
+        )
+
+    def as_data(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data.pop("left")
+        return data | {
+            "words": list(self.words),
+            "squares": list(self.squares),
+            "reasons": list(self.reasons),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], *, left: int) -> Hint:
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        fields |= {
+            "words": tuple(data.get("words", ())),
+            "squares": tuple(data.get("squares", ())),
+            "reasons": tuple(data.get("reasons", ())),
+        }
+        return cls(**fields | {"left": left})

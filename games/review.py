@@ -16,7 +16,7 @@ from datetime import datetime
 from django.utils.translation import get_language
 
 import rules
-from games import engine as game_engine
+from games import bridge
 from games.models import Game, Seat
 from games.presenters import SquareView
 from games.selectors import board_columns, board_rows, seat_name
@@ -92,11 +92,11 @@ def replay_step(game: Game, step: int | None) -> ReplayStep:
     page knows how far it goes. A stored move the engine refuses stops the
     replay there: the steps before it can be shown and ``error`` says why.
     """
-    config = game_engine.config_of(game)
+    config = bridge.config_of(game)
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.position)
     names = {s.position: seat_name(s) for s in seats}
     rows = list(game.moves.select_related("seat").order_by("number"))
-    document = game_engine.record_of(game)
+    document = bridge.record_of(game)
     document["moves"] = [row.record for row in rows]
     parsed = rules_record.parse_record(document, words=config.words)
 

@@ -14,26 +14,28 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import analysis, clock, computer, reasons
-from games import engine as game_engine
+from games import bridge, clock, policies, reasons
 from games.models import Game, Invitation, Seat
 from games.presenters import (
     AnalysisView,
     DrawRound,
     GameView,
     GiftView,
+    Hint,
     MoveView,
     SeatView,
     SquareView,
     TileView,
     notation_shown,
 )
+from rules.engine import MARQUE_HAND
 
 SQUARE_KIND_NAMES = {".": "plain", "D": "start", "#": "black", "G": "green", "R": "red"}
 
@@ -49,14 +51,18 @@ def deadline_of(game: Game) -> datetime | None:
 
 def _profile_url(seat: Seat) -> str | None:
     player = seat.player
-    if getattr(player, "deleted_at", None) is not None or not player.is_active or player.is_bot:
+    if (
+        getattr(player, "deleted_at", None) is not None
+        or not player.is_active
+        or player.is_computer
+    ):
         return None
     return reverse("accounts:player", args=[player.username])
 
 
 def game_view(game: Game, viewer: User | None) -> GameView:
     """The game page's content for ``viewer`` (None or anonymous: a spectator)."""
-    config = game_engine.config_of(game)
+    config = bridge.config_of(game)
     layout = config.layout
     seats = game.seat_list()  # after a move, the seats the service saved: no query
     # Plain rows, not Move instances: the history needs a few columns, and each
@@ -76,7 +82,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         )
     )
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
-    hint = computer.current_hint(game, me) if me is not None else None
+    hint = current_hint(game, me) if me is not None else None
     values = dict(config.tiles.values)
 
     state = rules.state_from_dict(game.state, config) if game.state else None
@@ -99,13 +105,78 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     )
     turn = state.turn if state and not state.over else None
     winners = set(state.result.winners) if state and state.result else set()
+    seat_views = _seat_views(seats, state, me, turn, winners, deadline, vacations, now, over)
+    my_position = me.position if me is not None and state is not None else None
+    my_hand = _my_hand(state, me, values)
+    by_pk = {s.pk: seat_name(s) for s in seats}
+    gifts = _gifts(game, by_pk, me)
+    can_give_time = (
+        game.status == Game.Status.RUNNING
+        and me is not None
+        and to_move is not None
+        and policies.gift_refusal(me, to_move) is None
+        and policies.gift_cap_refusal(game, to_move) is None
+        and deadline is not None
+        and deadline > now
+    )
+    finished = game.status == Game.Status.FINISHED
+    return GameView(
+        version=game.move_count,
+        mode=game.mode,
+        status=game.status,
+        columns=columns,
+        rows=rows,
+        seats=seat_views,
+        reserve_size=len(state.reserve) if state else 0,
+        my_hand=my_hand,
+        my_position=my_position,
+        is_my_turn=bool(state and me and turn == me.position and game.status == "running"),
+        can_exchange=bool(state and state.reserve),
+        moves=_move_views(moves, by_pk, gifts, finished),
+        first_player_draw=tuple(
+            DrawRound(tuple((by_pk.get(pk, "?"), tile) for pk, tile in round_))
+            for round_ in game.first_player_draw
+        ),
+        over=over,
+        end=game.end or None,
+        winners=tuple(seat_name(s) for s in seats if s.position in winners),
+        hand_slots=MARQUE_HAND if game.mode == "marque" else 0,
+        letter_values=values,
+        annulled_reason=game.annulled_reason,
+        annulled_at=game.annulled_at,
+        rated=game.rated,
+        computer_to_move=to_move is not None and to_move.player.is_computer and not over,
+        hint=hint,
+        hints_left=hints_left(game, me) if me is not None else 0,
+        analysis=_analysis_state(game, now),
+        extra_days=game.turn_extra_days if to_move is not None else 0,
+        extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,
+        can_give_time=can_give_time,
+        opening_gifts=tuple(gifts.get(0, ())),
+        # From the records read above: after the last move, no second read of every move.
+        replay=replay_steps(move[-1] for move in moves) if over else (),
+    )
+
+
+def _seat_views(
+    seats: list[Seat],
+    state: rules.GameState | None,
+    me: Seat | None,
+    turn: int | None,
+    winners: set[int],
+    deadline: datetime | None,
+    vacations: dict[int, list],
+    now: datetime,
+    over: bool,
+) -> tuple[SeatView, ...]:
+    """Each seat as the viewer sees it: score, turn, deadline, vacation, the final hand."""
     # The ranking is the rules' (a blocked sans-marque game has no winner but has places).
     places = rules.ranks(state) if state and state.result else None
     back_at = {
         s.pk: None if over else clock.on_vacation_until(vacations.get(s.player_id, []), now)
         for s in seats
     }
-    seat_views = tuple(
+    return tuple(
         SeatView(
             position=s.position if s.position is not None else k,
             name=seat_name(s),
@@ -126,88 +197,54 @@ def game_view(game: Game, viewer: User | None) -> GameView:
             else None,
             final_hand="".join(state.hands[s.position]) if (state and over) else None,
             place=places[s.position] if places else None,
-            is_bot=s.player.is_bot,
+            is_computer=s.player.is_computer,
         )
         for k, s in enumerate(seats)
     )
-    my_hand = None
-    my_position = None
-    if me is not None and state is not None:
-        my_position = me.position
-        my_hand = tuple(
-            TileView(index=k, letter=t, value=values.get(t, 0))
-            for k, t in enumerate(state.hands[me.position])
-        )
-    by_pk = {s.pk: seat_name(s) for s in seats}
-    gifts = _gifts(game, by_pk, me)
-    can_give_time = (
-        game.status == Game.Status.RUNNING
-        and me is not None
-        and me.status == Seat.Status.ACTIVE
-        and to_move is not None
-        and to_move.pk != me.pk
-        and not to_move.player.is_bot
-        and game.turn_extra_days < clock.MAX_EXTRA_DAYS
-        and deadline is not None
-        and deadline > now
+
+
+def _my_hand(
+    state: rules.GameState | None, me: Seat | None, values: dict[str, int]
+) -> tuple[TileView, ...] | None:
+    """The viewer's own tiles (R-HIDE-1: nobody else's); None for a spectator."""
+    if me is None or state is None:
+        return None
+    return tuple(
+        TileView(index=k, letter=t, value=values.get(t, 0))
+        for k, t in enumerate(state.hands[me.position])
     )
-    # Only once the game is finished: the analysis judges moves with what each
-    # player knew, and it is written only then anyway.
-    finished = game.status == Game.Status.FINISHED
-    if not finished:
-        analysis_state = ""
-    elif game.analysed_at is not None:
-        analysis_state = "done"
-    else:
-        analysis_state = "pending" if analysis.analysis_pending(game, now) else "missing"
-    return GameView(
-        version=game.move_count,
-        mode=game.mode,
-        status=game.status,
-        columns=columns,
-        rows=rows,
-        seats=seat_views,
-        reserve_size=len(state.reserve) if state else 0,
-        my_hand=my_hand,
-        my_position=my_position,
-        is_my_turn=bool(state and me and turn == me.position and game.status == "running"),
-        can_exchange=bool(state and state.reserve),
-        moves=tuple(
-            MoveView(
-                number=number,
-                player=by_pk.get(seat_id, "?"),
-                kind=kind,
-                notation=notation_shown(notation),
-                words=tuple(words),
-                points=points,
-                played_at=played_at,
-                analysis=_analysis_view(analysed) if finished and analysed else None,
-                gifts=tuple(gifts.get(number, ())),
-            )
-            for number, seat_id, kind, notation, words, points, played_at, analysed, _ in moves
-        ),
-        first_player_draw=tuple(
-            DrawRound(tuple((by_pk.get(pk, "?"), tile) for pk, tile in round_))
-            for round_ in game.first_player_draw
-        ),
-        over=over,
-        end=game.end or None,
-        winners=tuple(seat_name(s) for s in seats if s.position in winners),
-        hand_slots=12 if game.mode == "marque" else 0,
-        letter_values=values,
-        annulled_reason=game.annulled_reason,
-        annulled_at=game.annulled_at,
-        rated=game.rated,
-        bot_to_move=to_move is not None and to_move.player.is_bot and not over,
-        hint=hint,
-        hints_left=computer.hints_left(game, me) if me is not None else 0,
-        analysis=analysis_state,
-        extra_days=game.turn_extra_days if to_move is not None else 0,
-        extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,
-        can_give_time=can_give_time,
-        opening_gifts=tuple(gifts.get(0, ())),
-        # From the records read above: after the last move, no second read of every move.
-        replay=replay_steps(move[-1] for move in moves) if over else (),
+
+
+def _analysis_state(game: Game, now: datetime) -> str:
+    """The analysis as the page shows it: "done", "pending", "missing", or "" before the end.
+
+    Only once the game is finished: the analysis judges moves with what each
+    player knew, and it is written only then anyway.
+    """
+    if game.status != Game.Status.FINISHED:
+        return ""
+    if game.analysed_at is not None:
+        return "done"
+    return "pending" if analysis_pending(game, now) else "missing"
+
+
+def _move_views(
+    moves: list[tuple], by_pk: dict[int, str], gifts: dict[int, list[GiftView]], finished: bool
+) -> tuple[MoveView, ...]:
+    """The history: each move with its player, words, points, analysis and the days given."""
+    return tuple(
+        MoveView(
+            number=number,
+            player=by_pk.get(seat_id, "?"),
+            kind=kind,
+            notation=notation_shown(notation),
+            words=tuple(words),
+            points=points,
+            played_at=played_at,
+            analysis=_analysis_view(analysed) if finished and analysed else None,
+            gifts=tuple(gifts.get(number, ())),
+        )
+        for number, seat_id, kind, notation, words, points, played_at, analysed, _ in moves
     )
 
 
@@ -401,10 +438,38 @@ def _invitations_of(player: User, *, seated: set[int], seats: QuerySet[Seat]) ->
 def _name_the_others(game: Game, player: User) -> None:
     """Who ``player`` plays with (prefetched seats, in play order), and whether a computer."""
     game.opponents = [seat.player for seat in game.seats.all() if seat.player_id != player.pk]
-    game.against_computer = any(opponent.is_bot for opponent in game.opponents)
+    game.against_computer = any(opponent.is_computer for opponent in game.opponents)
 
 
 def next_game_to_play(player: User) -> Game | None:
     """The game where it is the player's turn with the nearest deadline."""
     games = my_games(player)["my_turn"]
     return games[0] if games else None
+
+
+# --- hints and the analysis, as the pages and the services read them ----------------------
+
+
+def hints_left(game: Game, seat: Seat) -> int:
+    """How many hints the player at ``seat`` may still ask for (0 in a rated game)."""
+    if game.rated:
+        return 0
+    return max(0, settings.DIAMINO_HINTS_PER_GAME - seat.hints_used)
+
+
+def current_hint(game: Game, seat: Seat) -> Hint | None:
+    """The hint the player asked for at this move number, shown until they move."""
+    data = seat.hint
+    if not data or data.get("version") != game.move_count or game.status != Game.Status.RUNNING:
+        return None
+    return Hint.from_data(data, left=hints_left(game, seat))
+
+
+PATIENCE = timedelta(minutes=15)
+
+
+def analysis_pending(game: Game, now: datetime | None = None) -> bool:
+    """A worker was asked for the analysis a short while ago and has not finished."""
+    now = now or timezone.now()
+    queued = game.analysis_queued_at
+    return game.analysed_at is None and queued is not None and now - queued < PATIENCE

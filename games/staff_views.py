@@ -28,8 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 import rules
-from games import engine as game_engine
-from games import review
+from games import bridge, review
 from games.models import Game
 
 View = Callable[..., HttpResponse]
@@ -127,7 +126,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     """The game record (RECORD.md) at any time; players get theirs only once it is over."""
     game = _get_reviewable_game(request, game_id)
     try:
-        document = game_engine.record_of(game)
+        document = bridge.record_of(game)
     except (KeyError, TypeError, ValueError) as exc:
         messages.error(request, _("This game's record cannot be written: %(why)s") % {"why": exc})
         return redirect("admin:games_game_check", game.pk)

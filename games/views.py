@@ -23,8 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 import rules
 from accounts.permissions import player_required
-from games import analysis, clock, computer, gifts, selectors, services
-from games import engine as game_engine
+from games import bridge, clock, selectors, services
 from games.errors import GameError
 from games.forms import (
     ChatForm,
@@ -32,16 +31,16 @@ from games.forms import (
     CreateGameForm,
     InviteForm,
     MoveForm,
-    SeatBotForm,
+    SeatComputerForm,
     TimeGiftForm,
-    UnseatBotForm,
+    UnseatComputerForm,
     VersionForm,
 )
 from games.models import Game
 
 # How often a page waiting for a computer player's reply looks for it: the
 # reply comes within seconds (``DIAMINO_BOT_DELAY_SECONDS`` plus the search).
-BOT_POLL_SECONDS = 2
+COMPUTER_POLL_SECONDS = 2
 
 
 def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
@@ -167,7 +166,7 @@ def against_computer(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Choose a game and a level."))
         return redirect("games:lobby")
     try:
-        game = computer.game_against_computer(
+        game = services.game_against_computer(
             player=request.user,
             mode=form.cleaned_data["mode"],
             level=form.cleaned_data["level"],
@@ -221,8 +220,8 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @player_required
 @require_POST
-def seat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
-    form = SeatBotForm(request.POST)
+def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+    form = SeatComputerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the computer's level: beginner or experienced."))
         return redirect("games:page", game_id)
@@ -230,22 +229,22 @@ def seat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request,
         game_id,
-        lambda: computer.game_seat_bot(game_id=game_id, by=request.user, level=level),
+        lambda: services.game_seat_computer(game_id=game_id, by=request.user, level=level),
     )
 
 
 @login_required
 @require_POST
-def unseat_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
     """The creator takes a computer's seat back; htmx gets the table's area again."""
     _get_game_for_viewer(request, game_id)
-    form = UnseatBotForm(request.POST)
+    form = UnseatComputerForm(request.POST)
     error = None
     if not form.is_valid():
         error = GameError("bad-seat", _("Choose the computer to remove."), status=400)
     else:
         try:
-            computer.game_unseat_bot(
+            services.game_unseat_computer(
                 game_id=game_id, by=request.user, seat_id=form.cleaned_data["seat"]
             )
         except GameError as exc:
@@ -313,7 +312,7 @@ def _table_context(request: HttpRequest, game: Game) -> dict:
         "is_creator": game.creator_id == request.user.pk,
         "invitations": list(game.invitations.select_related("invitee")),
         "urls": _urls(game),
-        "bot_form": SeatBotForm(),
+        "computer_form": SeatComputerForm(),
     }
 
 
@@ -331,7 +330,9 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
             lambda: list(game.chat_messages.select_related("author").order_by("-pk")[:50])[::-1]
         ),
         "chat_form": ChatForm(),
-        "poll_seconds": BOT_POLL_SECONDS if view.bot_to_move else settings.DIAMINO_POLL_SECONDS,
+        "poll_seconds": COMPUTER_POLL_SECONDS
+        if view.computer_to_move
+        else settings.DIAMINO_POLL_SECONDS,
         "history_poll_seconds": settings.DIAMINO_POLL_SECONDS,
         "max_extra_days": clock.MAX_EXTRA_DAYS,
     }
@@ -394,7 +395,7 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
     shows it rather than a page that would wait for the next poll.
     """
     seat = game.to_move
-    if seat is not None and Game.to_move.is_cached(game) and seat.player.is_bot:
+    if seat is not None and Game.to_move.is_cached(game) and seat.player.is_computer:
         game = Game.objects.get(pk=game.pk)
     return _game_area(request, game)
 
@@ -433,7 +434,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _error_response(request, game, _("Reload the page and ask again."), 400)
     try:
-        computer.hint_request(
+        services.hint_request(
             game_id=game_id, player=request.user, version=form.cleaned_data["version"]
         )
     except GameError as exc:
@@ -445,13 +446,13 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Another player gives the player to move one more day (``games/gifts.py``)."""
+    """Another player gives the player to move one more day (``games/services/time_given.py``)."""
     game = _get_game_for_viewer(request, game_id)
     form = TimeGiftForm(request.POST)
     if not form.is_valid():
         return _error_response(request, game, _("Reload the page and try again."), 400)
     try:
-        gifts.time_give(
+        services.time_give(
             game_id=game_id,
             giver=request.user,
             version=form.cleaned_data["version"],
@@ -475,7 +476,7 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
     """A seated player asks for the finished game's analysis (when none is on its way)."""
     game = _get_game_for_viewer(request, game_id)
     try:
-        analysis.analysis_request(game_id=game_id, player=request.user)
+        services.analysis_request(game_id=game_id, player=request.user)
     except GameError as exc:
         return _error_response(request, game, str(exc.message), exc.status)
     game.refresh_from_db()
@@ -514,7 +515,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
     if not game.is_over:
         raise Http404(_("The record can be downloaded once the game is over."))
-    document = game_engine.record_of(game)
+    document = bridge.record_of(game)
     response = HttpResponse(
         json.dumps(document, ensure_ascii=False, indent=2), content_type="application/json"
     )
@@ -529,6 +530,6 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
 def check_word(request: HttpRequest) -> HttpResponse:
     """ "Vérifier un mot": is the word playable in the current French list?"""
     raw = request.GET.get("mot", "").strip()[:40]
-    result = game_engine.check_word(raw) if raw else None
+    result = bridge.check_word(raw) if raw else None
     template = "games/check_word.html#verdict" if request.htmx else "games/check_word.html"
     return render(request, template, {"query": raw, "result": result})

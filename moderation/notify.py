@@ -5,7 +5,7 @@ by the report and the staff member, so writing it twice gives one email. A
 staff member who is part of the case — the reporter, the reported player, or
 seated at the game — is not told: ``services.own_case`` refuses them the
 report, and another staff member must resolve it. The email is rendered when
-sent (``notifications.emails``), in the staff member's language, and dropped
+sent (``moderation/emails.py``), in the staff member's language, and dropped
 if the report was resolved meanwhile.
 """
 

@@ -16,9 +16,6 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         checks.register(sqlite_can_return, checks.Tags.database)
-        from notifications.emails import register_kinds
-
-        register_kinds()
 
 
 def sqlite_can_return(app_configs=None, databases=None, **kwargs) -> list[checks.CheckMessage]:

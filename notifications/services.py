@@ -75,7 +75,7 @@ def notification_write(
     account behind it). Returns None when the key was written before, or for a
     computer player; any other integrity error is raised.
     """
-    if recipient is not None and recipient.is_bot:
+    if recipient is not None and recipient.is_computer:
         return None
     reason = kinds.get(kind).why_not(recipient, kind)
     row = Notification(

@@ -23,14 +23,3 @@ def send_notification(self, notification_id: int) -> str:
 @shared_task(name="notifications.sweep", ignore_result=True)
 def sweep_outbox() -> int:
     return periodic.sweep()
-
-
-@shared_task(name="notifications.clock", ignore_result=True)
-def run_clock() -> dict[str, int]:
-    """Time-outs first (a player out of time needs no reminder), then reminders."""
-    return {"timeouts": periodic.apply_timeouts(), "reminders": periodic.write_reminders()}
-
-
-@shared_task(name="notifications.digests", ignore_result=True)
-def send_digests() -> int:
-    return periodic.write_digests()

@@ -27,6 +27,7 @@ from rules.notation import (
     parse_notation,
     position_text,
 )
+from rules.player_view import PlayerView, ranking, ranks, view
 from rules.serialize import state_from_dict, state_to_dict
 from rules.setup import (
     FirstPlayerDraw,
@@ -62,7 +63,6 @@ from rules.state import (
     summarize,
 )
 from rules.strategy import LEVELS, Suggestion, best_moves, choose_move, evaluate_move
-from rules.views import PlayerView, ranking, ranks, view
 
 __all__ = [
     "LEVELS",

@@ -13,10 +13,10 @@ from typing import Any
 
 from rules.engine import apply
 from rules.errors import IllegalMove
+from rules.player_view import view
 from rules.record import Record, parse_record
 from rules.state import Exchange, GameState, Move, Pass, Place, same_move
 from rules.strategy import Suggestion, best_moves, evaluate_move
-from rules.views import view
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,8 +26,8 @@ from rules.engine import (
 )
 from rules.material import DIABLE, RED, TileSet
 from rules.movegen import Candidate
+from rules.player_view import PlayerView
 from rules.state import ACTIVE, EMPTY, GameConfig, GameState
-from rules.views import PlayerView
 
 VOWELS = frozenset("AEIOUY")
 

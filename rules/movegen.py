@@ -50,8 +50,8 @@ from typing import NamedTuple
 from rules.dawg import AFTER, ALL_LETTERS, ENDS, FINAL, INFO, ROOT, SECOND, Dawg, dawg_for
 from rules.material import BLACK, DIABLE, GREEN, RED, Layout
 from rules.placement import FIRST_MOVE_MAX, FIRST_MOVE_MIN
+from rules.player_view import PlayerView, view
 from rules.state import EMPTY, GameConfig, GameState, Place
-from rules.views import PlayerView, view
 
 UPPER = tuple(chr(65 + k) for k in range(26))
 LOWER = tuple(chr(97 + k) for k in range(26))

@@ -47,8 +47,8 @@ from rules.material import DIABLE
 from rules.movegen import Candidate, Position, count_kinds, generate
 from rules.notation import notate
 from rules.placement import check_placement
+from rules.player_view import PlayerView
 from rules.state import Exchange, Move, Pass, Place
-from rules.views import PlayerView
 
 LEVELS = ("debutant", "confirme")
 DIABLE_HAND = 12

@@ -55,8 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.test import Client
 
     from accounts.models import User
-    from games import engine as game_engine
-    from games import services
+    from games import bridge, services
     from games.models import Game
     from rules.randomplay import find_move
 
@@ -86,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             game.refresh_from_db()
             if game.status != Game.Status.RUNNING:
                 break
-            state = game_engine.state_of(game)
+            state = bridge.state_of(game)
             services.move_submit(
                 game_id=game.pk,
                 player=by_position[state.turn],

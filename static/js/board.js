@@ -9,6 +9,7 @@
  *
  * Formats sent to the server (see templates/games/game.html):
  *   placements  "H8=C,I8=H,J8=a"  square=letter; lower case = a diable for that letter
+ *   (the form format of docs/NOTATION.md, "The move form")
  *   returns     "EQ?"             letters given back for red devils ("?" = a diable)
  *   exchange    "QK"              letters put back in an exchange
  */

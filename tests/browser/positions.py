@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 
 import rules
 from accounts.models import User
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.models import Game
 from tests.browser import pages
 from tests.browser.pages import expect
@@ -53,7 +52,7 @@ def played(game: Game, *notations: str) -> Game:
     """Play each move (``H8→ CHAT``, ``Passe``) through the services, by the player to move."""
     for notation in notations:
         game.refresh_from_db()
-        state = game_engine.state_of(game)
+        state = bridge.state_of(game)
         move = rules.notation_to_move(notation, state, state.turn)
         services.move_submit(
             game_id=game.pk,
@@ -72,7 +71,7 @@ def set_hands(game: Game, hands: Sequence[str], *, reserve: str | None = None) -
     the game's record (the deal and the moves no longer lead to this state).
     """
     game.refresh_from_db()
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     state = replace(
         state,
         hands=tuple(tuple(hand) for hand in hands),
@@ -87,7 +86,7 @@ def set_hands(game: Game, hands: Sequence[str], *, reserve: str | None = None) -
 
 
 def value(game: Game, tiles: str) -> int:
-    return game_engine.config_of(game).tiles.value_of(tuple(tiles))
+    return bridge.config_of(game).tiles.value_of(tuple(tiles))
 
 
 # --- what the player does ---------------------------------------------------------

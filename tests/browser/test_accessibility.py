@@ -33,7 +33,7 @@ import rules
 from accounts.emails import unsubscribe_token
 from accounts.models import EmailKind
 from accounts.services import user_delete
-from games import analysis, computer, services
+from games import services
 from games.models import Game
 from tests.browser import pages
 from tests.browser.test_screenshots import NEXT_MOVE, TURN_STARTED, play_moves
@@ -108,7 +108,7 @@ class Stage:
         for number, position in ((5, 1), (6, 0)):
             player = seat_at(game, position).player
             services.move_submit(game_id=game.pk, player=player, version=number, move=rules.Pass(0))
-        analysis.game_analyse(game_id=game.pk)
+        services.game_analyse(game_id=game.pk)
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
         return game
@@ -133,10 +133,10 @@ class Stage:
     @cached_property
     def computer(self) -> Game:
         """A friendly game against the computer, with a hint asked for: the hint box shows it."""
-        game = computer.game_against_computer(player=self.camille, mode="marque", level="debutant")
+        game = services.game_against_computer(player=self.camille, mode="marque", level="debutant")
         game.refresh_from_db()
         if game.to_move.player == self.camille:
-            computer.hint_request(game_id=game.pk, player=self.camille, version=game.move_count)
+            services.hint_request(game_id=game.pk, player=self.camille, version=game.move_count)
         return game
 
     def former_player(self) -> User:

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from games import engine as game_engine
+from games import bridge
 from games.models import Game
 from tests.browser import pages
 from tests.browser.conftest import PHONE
@@ -23,7 +23,7 @@ HEIGHT = PHONE["viewport"]["height"]
 def game(transactional_db) -> Game:
     """Sans marque, forty tiles a hand: the hand alone is taller than the screen is free."""
     game = start_game([make_player("alice"), make_player("bob")], mode="sans-marque")
-    rest = sorted((Counter(game_engine.config_of(game).tiles.counts) - Counter("CHAT")).elements())
+    rest = sorted((Counter(bridge.config_of(game).tiles.counts) - Counter("CHAT")).elements())
     rest = [t for t in rest if t != "?"][::2] + [t for t in rest if t != "?"][1::2]
     return rig(game, ["".join(rest[:36]) + "CHAT", "".join(rest[36:76])])
 

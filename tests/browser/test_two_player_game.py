@@ -10,7 +10,7 @@ import pytest
 
 import rules
 from accounts.models import User
-from games import engine as game_engine
+from games import bridge
 from games.models import Game
 from tests.browser import pages
 from tests.browser.pages import expect
@@ -126,7 +126,7 @@ def test_two_people_sign_up_and_play_an_avec_marque_game_to_its_end(browse) -> N
         )
     # Blocked (R-END-3): no bonus, each loses the value left in hand; the page shows it all.
     seats = {seat.player.username: seat for seat in game.seats.select_related("player")}
-    tiles = game_engine.config_of(game).tiles
+    tiles = bridge.config_of(game).tiles
     assert seats[first].score == 10 - tiles.value_of(seats[first].hand)
     assert seats[second].score == -tiles.value_of(seats[second].hand)
     winner = max(seats.values(), key=lambda seat: seat.score).player.username

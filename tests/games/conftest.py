@@ -8,8 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 import rules
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.models import Game, Seat
 from tests.factories import make_player
 
@@ -51,7 +50,7 @@ def rig(game: Game, hands: Sequence[str]) -> Game:
     Test-only: it rewrites the set-up and the cached state together, so the
     game still replays to its state.
     """
-    config = game_engine.config_of(game)
+    config = bridge.config_of(game)
     state = rules.new_game(config, [tuple(h) for h in hands])
     game.setup = {"hands": list(hands), "reserve": "".join(state.reserve)}
     game.state = rules.state_to_dict(state)

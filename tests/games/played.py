@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.models import Game
 from rules.randomplay import find_move
 from tests.games.conftest import start_game
@@ -33,7 +32,7 @@ def play_game(
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
-        state = game_engine.state_of(game)
+        state = bridge.state_of(game)
         services.move_submit(
             game_id=game.pk,
             player=by_position[state.turn],
@@ -43,7 +42,7 @@ def play_game(
         )
     game.refresh_from_db()
     while finish and game.status == Game.Status.RUNNING:
-        turn = game_engine.state_of(game).turn
+        turn = bridge.state_of(game).turn
         services.game_resign(game_id=game.pk, player=by_position[turn])
         game.refresh_from_db()
     return game

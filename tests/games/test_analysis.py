@@ -15,8 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import analysis, computer, reasons, services, tasks
-from games import engine as game_engine
+from games import bridge, reasons, selectors, services, tasks
 from games.errors import GameError
 from games.models import Game, Move
 from tests.factories import make_player
@@ -44,12 +43,12 @@ def finished_game(alice, committed, mode: str = "marque") -> Game:
     Short because the analysis takes a fraction of a second to seconds a move;
     whole games are played in ``test_bots.py``.
     """
-    game = computer.game_against_computer(player=alice, mode=mode, level="debutant")
+    game = services.game_against_computer(player=alice, mode=mode, level="debutant")
     if mode == "sans-marque":
         trim_hands(game, 12)
     if game.to_move.player != alice:
         with committed():
-            tasks.bot_move(game.pk, game.move_count)
+            tasks.computer_move(game.pk, game.move_count)
     game = person_moves(game, alice, committed, random.Random(5), limit=3)
     if game.status == Game.Status.RUNNING:
         with committed():
@@ -65,7 +64,7 @@ def trim_hands(game: Game, size: int) -> None:
     Sans marque deals far more than twelve tiles, and the first moves of a big
     hand take seconds each to analyse.
     """
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     rest = [t for hand in state.hands for t in hand[size:]] + list(state.reserve)
     random.Random(2).shuffle(rest)
     hands = ["".join(hand[:size]) for hand in state.hands]
@@ -128,7 +127,7 @@ def test_the_analysis_uses_only_what_each_mover_saw(alice, committed, monkeypatc
         return best_moves(view, n)
 
     monkeypatch.setattr(rules_analysis, "best_moves", capture)
-    assert analysis.game_analyse(game_id=game.pk) is True
+    assert services.game_analyse(game_id=game.pk) is True
     assert seen and all(isinstance(view, rules.PlayerView) for view in seen)
     assert all(view.hands is None and view.hand is not None for view in seen)
 
@@ -150,7 +149,7 @@ def test_an_annulled_game_is_not_analysed(alice, committed) -> None:
     assert tasks.analyse_game(game.pk) is False
     assert not Move.objects.filter(game=game, analysis__isnull=False).exists()
     with pytest.raises(GameError) as error:
-        analysis.analysis_request(game_id=game.pk, player=alice)
+        services.analysis_request(game_id=game.pk, player=alice)
     assert error.value.code == "not-finished"
     html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" not in html and 'class="move-analysis' not in html
@@ -158,10 +157,10 @@ def test_an_annulled_game_is_not_analysed(alice, committed) -> None:
 
 def test_a_running_game_is_not_analysed(alice, committed) -> None:
     with committed():
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     assert tasks.analyse_game(game.pk) is False
     with pytest.raises(GameError):
-        analysis.analysis_request(game_id=game.pk, player=alice)
+        services.analysis_request(game_id=game.pk, player=alice)
 
 
 def test_without_a_worker_a_player_asks_for_the_analysis_on_the_page(alice, committed) -> None:
@@ -184,7 +183,7 @@ def test_only_a_seated_player_asks_for_the_analysis(alice, committed) -> None:
     game = finished_game(alice, committed)
     outsider = make_player("oscar")
     with pytest.raises(GameError) as error:
-        analysis.analysis_request(game_id=game.pk, player=outsider)
+        services.analysis_request(game_id=game.pk, player=outsider)
     assert error.value.code == "not-a-player"
     html = client_for(outsider).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" not in html
@@ -202,14 +201,14 @@ def test_while_the_analysis_runs_the_history_says_so_and_polls(alice, committed)
     fragment = client.get(page + "?historique=1", HTTP_HX_REQUEST="true").content.decode()
     assert fragment.lstrip().startswith('<section class="card history" id="history"')
     # Asked again meanwhile: nothing more is queued.
-    analysis.analysis_request(game_id=game.pk, player=alice)
+    services.analysis_request(game_id=game.pk, player=alice)
     assert Game.objects.get(pk=game.pk).analysed_at is None
 
 
 def test_an_analysis_lost_on_its_way_can_be_asked_for_again(alice, committed) -> None:
     game = finished_game(alice, committed)
     Game.objects.filter(pk=game.pk).update(
-        analysis_queued_at=timezone.now() - analysis.PATIENCE - timedelta(minutes=1)
+        analysis_queued_at=timezone.now() - selectors.PATIENCE - timedelta(minutes=1)
     )
     html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
     assert "Analyser la partie" in html
@@ -219,16 +218,16 @@ def test_the_best_move_played_is_marked_best_not_shown_as_a_better_one(alice, bo
     # Sans marque, the reserve empty: JE now leaves an S that goes out next
     # turn, which the search counts in. The move played must be judged the same.
     game = start_game([alice, bob], mode="sans-marque")
-    config = game_engine.config_of(game)
+    config = bridge.config_of(game)
     rest = Counter(config.tiles.counts) - Counter("JSE")
     game = rig(game, ["JSE", "".join(sorted(rest.elements()))])
     first, second = seat_at(game, 0).player, seat_at(game, 1).player
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     best = rules.best_moves(rules.view(state, 0), 1)[0]
     assert best.notation == "H8→ JE"
     services.move_submit(game_id=game.pk, player=first, version=0, move=best.move)
     services.game_resign(game_id=game.pk, player=second)
-    assert analysis.game_analyse(game_id=game.pk) is True
+    assert services.game_analyse(game_id=game.pk) is True
 
     assert game.moves.get(number=1).analysis["played_best"] is True
     html = client_for(first).get(reverse("games:page", args=[game.pk])).content.decode()

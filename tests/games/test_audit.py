@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.audit import Difference, game_check
 from games.models import Game, Move
 from tests.factories import make_player
@@ -63,7 +62,7 @@ def test_a_changed_hand_on_a_seat_is_named_with_both_values(game) -> None:
 
 
 def test_a_changed_square_of_the_stored_board_is_named(game) -> None:
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     empty = state.board.index(".")
     board = list(state.board)
     board[empty] = "Q"

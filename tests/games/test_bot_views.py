@@ -11,8 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from games import computer, services
-from games import engine as game_engine
+from games import bridge, services
 from games.models import Game, Seat
 from rules.strategy import choose_move
 from tests.factories import make_player
@@ -84,7 +83,7 @@ def open_table_with_a_computer(alice, bob) -> tuple[Game, Seat]:
     """alice's four-seat table, with bob and a beginner computer seated."""
     game = services.game_create(creator=alice, mode="sans-marque", seats=4)
     services.game_join(game_id=game.pk, player=bob)
-    return game, computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    return game, services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
 
 
 def computers_at(game: Game) -> int:
@@ -116,7 +115,7 @@ def test_the_creator_removes_the_computer_from_the_table_page_without_javascript
 def test_with_two_computers_each_removal_button_names_its_seat(alice) -> None:
     game = services.game_create(creator=alice, mode="sans-marque", seats=4)
     for level in ("debutant", "confirme"):
-        computer.game_seat_bot(game_id=game.pk, by=alice, level=level)
+        services.game_seat_computer(game_id=game.pk, by=alice, level=level)
     page = reverse("games:page", args=[game.pk])
     labels = re.findall(
         r'aria-label="(Retirer l’ordinateur[^"]*)"',
@@ -216,7 +215,7 @@ def test_once_the_game_has_started_removing_the_computer_is_refused(alice, bob) 
 def test_the_game_page_with_a_computer_player_costs_a_bounded_number_of_queries(
     alice, django_assert_max_num_queries
 ) -> None:
-    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+    game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     client = client_for(alice)
     with django_assert_max_num_queries(14):
         response = client.get(reverse("games:page", args=[game.pk]))
@@ -241,12 +240,12 @@ def _fields(move: rules.Move, version: int) -> dict[str, str | int]:
 def test_after_a_move_the_answer_already_shows_the_computers_reply() -> None:
     # Real commits: the computer's task runs (eagerly) when the person's move commits.
     alice = make_player("alice")
-    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+    game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     game.refresh_from_db()
     assert game.to_move.player == alice  # the computer answered already if it began
     version = game.move_count
     seat = game.seats.get(player=alice)
-    seen = rules.view(game_engine.state_of(game), seat.position)
+    seen = rules.view(bridge.state_of(game), seat.position)
     move = choose_move(seen, "debutant", random.Random(2))
     response = client_for(alice).post(
         reverse("games:play", args=[game.pk]), _fields(move, version), HTTP_HX_REQUEST="true"

@@ -10,7 +10,7 @@ from kombu.exceptions import OperationalError
 
 import rules
 from diamino_site.celery import app
-from games import computer, services, tasks
+from games import services, tasks
 from games.models import Game
 from tests.notifications.test_worker import a_worker, wait_for
 
@@ -34,7 +34,7 @@ def persons_turn(game: Game, person) -> Game:
 
 def test_the_computer_answers_through_the_worker_and_the_game_is_then_analysed(alice) -> None:
     with a_worker():
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
         game = persons_turn(game, alice)
         version = game.move_count
         services.move_submit(game_id=game.pk, player=alice, version=version, move=rules.Pass(0))
@@ -55,16 +55,16 @@ def test_a_computer_turn_the_broker_lost_is_played_after_the_sweep(alice, monkey
         raise OperationalError("Error 111 connecting to Redis. Connection refused.")
 
     with monkeypatch.context() as patch:
-        patch.setattr(tasks.bot_move, "apply_async", broker_down)
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        patch.setattr(tasks.computer_move, "apply_async", broker_down)
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
         if game.to_move.player == alice:
             services.move_submit(
                 game_id=game.pk, player=alice, version=game.move_count, move=rules.Pass(0)
             )
     game.refresh_from_db()
     version = game.move_count
-    assert game.to_move.player.is_bot  # its turn was never queued
+    assert game.to_move.player.is_computer  # its turn was never queued
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
     with a_worker():
-        assert tasks.bot_sweep.apply().get() == 1
+        assert tasks.computer_sweep.apply().get() == 1
         assert wait_for(lambda: Game.objects.get(pk=game.pk).move_count == version + 1, timeout=60)

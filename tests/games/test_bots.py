@@ -14,11 +14,9 @@ from django.utils import timezone
 
 import rules
 from accounts.models import User
-from games import audit, computer, services, tasks
-from games import engine as game_engine
+from games import audit, bridge, computer, deadlines, selectors, services, tasks
 from games.errors import GameError
 from games.models import Game, Move, Seat
-from notifications import periodic
 from notifications.models import Notification
 from ratings.models import Rating, RatingChange
 from rules.strategy import choose_move
@@ -58,7 +56,7 @@ def person_moves(game: Game, person: User, committed, rng: random.Random, limit:
             break
         seat = game.seats.get(player=person)
         assert game.to_move_id == seat.pk, "the computer player did not answer"
-        seen = rules.view(game_engine.state_of(game), seat.position)
+        seen = rules.view(bridge.state_of(game), seat.position)
         with committed():
             services.move_submit(
                 game_id=game.pk,
@@ -70,11 +68,11 @@ def person_moves(game: Game, person: User, committed, rng: random.Random, limit:
     return game
 
 
-def bot_to_move(alice: User, *, mode: str = "marque", level: str = "debutant") -> Game:
+def computer_to_move(alice: User, *, mode: str = "marque", level: str = "debutant") -> Game:
     """A game against the computer where the computer is to move and its task has not run."""
-    game = computer.game_against_computer(player=alice, mode=mode, level=level)
+    game = services.game_against_computer(player=alice, mode=mode, level=level)
     if game.to_move.player == alice:
-        seen = rules.view(game_engine.state_of(game), game.to_move.position)
+        seen = rules.view(bridge.state_of(game), game.to_move.position)
         services.move_submit(
             game_id=game.pk,
             player=alice,
@@ -82,7 +80,7 @@ def bot_to_move(alice: User, *, mode: str = "marque", level: str = "debutant") -
             move=choose_move(seen, "debutant", random.Random(1)),
         )
         game.refresh_from_db()
-    assert game.to_move.player.is_bot
+    assert game.to_move.player.is_computer
     return game
 
 
@@ -94,7 +92,7 @@ def test_a_person_plays_a_whole_game_against_the_computer_started_in_one_click(
     alice, committed, mode
 ) -> None:
     with committed():
-        game = computer.game_against_computer(player=alice, mode=mode, level="debutant")
+        game = services.game_against_computer(player=alice, mode=mode, level="debutant")
     assert game.status == Game.Status.RUNNING and not game.rated
     assert game.seats.count() == 2
     bot = bot_seat(game)
@@ -112,7 +110,7 @@ def test_a_person_plays_a_whole_game_against_the_computer_started_in_one_click(
 
 
 def test_the_computer_plays_through_move_submit(alice, monkeypatch) -> None:
-    game = bot_to_move(alice)
+    game = computer_to_move(alice)
     calls = []
     submit = services.move_submit
 
@@ -121,7 +119,7 @@ def test_the_computer_plays_through_move_submit(alice, monkeypatch) -> None:
         return submit(**kwargs)
 
     monkeypatch.setattr(services, "move_submit", spy)
-    assert tasks.bot_move(game.pk, game.move_count) is True
+    assert tasks.computer_move(game.pk, game.move_count) is True
     assert [call["player"] for call in calls] == [bot_seat(game).player]
     assert calls[0]["version"] == game.move_count
     last = game.moves.order_by("-number").first()
@@ -129,33 +127,33 @@ def test_the_computer_plays_through_move_submit(alice, monkeypatch) -> None:
 
 
 def test_running_the_computer_players_task_twice_plays_once(alice) -> None:
-    game = bot_to_move(alice, mode="sans-marque")
+    game = computer_to_move(alice, mode="sans-marque")
     version = game.move_count
-    assert tasks.bot_move(game.pk, version) is True
-    assert tasks.bot_move(game.pk, version) is False
+    assert tasks.computer_move(game.pk, version) is True
+    assert tasks.computer_move(game.pk, version) is False
     assert game.moves.filter(seat=bot_seat(game)).count() == 1
 
 
 def test_a_computer_players_task_for_another_version_does_nothing(alice) -> None:
-    game = bot_to_move(alice)
+    game = computer_to_move(alice)
     before = snapshot(game)
-    assert tasks.bot_move(game.pk, game.move_count - 1) is False
-    assert tasks.bot_move(game.pk, game.move_count + 1) is False
+    assert tasks.computer_move(game.pk, game.move_count - 1) is False
+    assert tasks.computer_move(game.pk, game.move_count + 1) is False
     assert snapshot(game) == before
 
 
 def test_a_computer_players_task_on_a_persons_turn_does_nothing(alice, committed) -> None:
     with committed():
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     game.refresh_from_db()
     assert game.to_move.player == alice
     before = snapshot(game)
-    assert tasks.bot_move(game.pk, game.move_count) is False
+    assert tasks.computer_move(game.pk, game.move_count) is False
     assert snapshot(game) == before
 
 
 def test_the_computer_sees_only_what_a_person_in_its_seat_would(alice, monkeypatch) -> None:
-    game = bot_to_move(alice, mode="sans-marque")
+    game = computer_to_move(alice, mode="sans-marque")
     seen = []
 
     def capture(view, level, rng):
@@ -164,8 +162,8 @@ def test_the_computer_sees_only_what_a_person_in_its_seat_would(alice, monkeypat
 
     monkeypatch.setattr(computer, "choose_move", capture)
     bot = bot_seat(game)
-    reserve = len(game_engine.state_of(game).reserve)
-    tasks.bot_move(game.pk, game.move_count)
+    reserve = len(bridge.state_of(game).reserve)
+    tasks.computer_move(game.pk, game.move_count)
     (view,) = seen
     assert isinstance(view, rules.PlayerView)
     assert view.viewer == bot.position
@@ -182,11 +180,11 @@ def test_the_creator_gives_seats_to_computer_players_and_the_game_starts_when_fu
     alice, committed
 ) -> None:
     game = services.game_create(creator=alice, mode="sans-marque", seats=3)
-    first = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    first = services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN and not game.rated
     with committed():
-        second = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+        second = services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     # One seat per user and game: two beginners are two computer players.
@@ -195,30 +193,30 @@ def test_the_creator_gives_seats_to_computer_players_and_the_game_starts_when_fu
         "ordinateur-debutant-1",
         "ordinateur-debutant-2",
     }
-    assert all(seat.player.is_bot for seat in (first, second))
+    assert all(seat.player.is_computer for seat in (first, second))
     # Whoever plays first, the computers have played up to the person's turn.
     assert game.to_move.player == alice
     assert str(first.player) in ("Ordinateur (débutant)", "Computer (beginner)")
 
 
 def test_computer_players_are_reused_from_one_game_to_the_next(alice, bob) -> None:
-    one = computer.game_against_computer(player=alice, mode="marque", level="confirme")
-    two = computer.game_against_computer(player=bob, mode="marque", level="confirme")
+    one = services.game_against_computer(player=alice, mode="marque", level="confirme")
+    two = services.game_against_computer(player=bob, mode="marque", level="confirme")
     assert bot_seat(one).player == bot_seat(two).player
     assert User.objects.filter(bot_level="confirme").count() == 1
 
 
 def test_a_computer_player_cannot_log_in_and_has_no_address(alice) -> None:
-    bot = bot_seat(computer.game_against_computer(player=alice, mode="marque", level="debutant"))
+    bot = bot_seat(services.game_against_computer(player=alice, mode="marque", level="debutant"))
     assert not bot.player.has_usable_password()
     assert bot.player.email == ""
 
 
 def test_the_creator_takes_a_computers_seat_back_and_the_table_is_rated_again(alice, bob) -> None:
     game = services.game_create(creator=alice, mode="marque", seats=3)
-    seat = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    seat = services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     assert not Game.objects.get(pk=game.pk).rated
-    computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=seat.pk)
+    services.game_unseat_computer(game_id=game.pk, by=alice, seat_id=seat.pk)
     game.refresh_from_db()
     assert list(game.seats.values_list("player__username", flat=True)) == ["alice"]
     assert game.status == Game.Status.OPEN and game.rated
@@ -233,14 +231,14 @@ def test_a_table_stays_unrated_while_a_computer_sits_or_when_its_creator_chose_f
 ) -> None:
     game = services.game_create(creator=alice, mode="sans-marque", seats=4)
     first, second = (
-        computer.game_seat_bot(game_id=game.pk, by=alice, level=level)
+        services.game_seat_computer(game_id=game.pk, by=alice, level=level)
         for level in ("debutant", "confirme")
     )
-    computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=first.pk)
+    services.game_unseat_computer(game_id=game.pk, by=alice, seat_id=first.pk)
     assert not Game.objects.get(pk=game.pk).rated  # the other computer is still there
     friendly = services.game_create(creator=alice, mode="marque", seats=3, rated=False)
-    seat = computer.game_seat_bot(game_id=friendly.pk, by=alice, level="debutant")
-    computer.game_unseat_bot(game_id=friendly.pk, by=alice, seat_id=seat.pk)
+    seat = services.game_seat_computer(game_id=friendly.pk, by=alice, level="debutant")
+    services.game_unseat_computer(game_id=friendly.pk, by=alice, seat_id=seat.pk)
     friendly.refresh_from_db()
     assert friendly.seats.count() == 1 and not friendly.rated
     assert Game.objects.get(pk=game.pk).seats.filter(pk=second.pk).exists()
@@ -253,17 +251,17 @@ def test_a_person_who_joined_an_unrated_table_does_not_end_up_in_a_rated_game(
     game = services.game_create(creator=alice, mode="marque", seats=4)
     if bob_joins == "before the computer":
         services.game_join(game_id=game.pk, player=bob)  # Bob sat at a rated table
-    seat = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    seat = services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     if bob_joins == "while a computer sits":
         services.game_join(game_id=game.pk, player=bob)  # the table said unrated, with hints
-    computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=seat.pk)
+    services.game_unseat_computer(game_id=game.pk, by=alice, seat_id=seat.pk)
     services.game_start(game_id=game.pk, by=alice, rng=random.Random(1))
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     # Whatever the table showed when Bob sat down is what he plays.
     unrated = bob_joins == "while a computer sits"
     assert game.rated is not unrated
-    hints = computer.hints_left(game, game.seats.get(player=bob))
+    hints = selectors.hints_left(game, game.seats.get(player=bob))
     assert (hints > 0) is unrated
 
 
@@ -281,17 +279,19 @@ def test_only_the_creator_removes_only_a_computer_and_a_refusal_changes_nothing(
 ) -> None:
     game = services.game_create(creator=alice, mode="sans-marque", seats=4)
     services.game_join(game_id=game.pk, player=bob)
-    bot = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    bot = services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     other_table = services.game_create(creator=outsider, mode="marque", seats=3)
     seat = {
         "computer": bot,
         "person": game.seats.get(player=bob),
-        "elsewhere": computer.game_seat_bot(game_id=other_table.pk, by=outsider, level="debutant"),
+        "elsewhere": services.game_seat_computer(
+            game_id=other_table.pk, by=outsider, level="debutant"
+        ),
     }[whose_seat]
     by = {"creator": alice, "seated player": bob, "outsider": outsider}[who]
     before = snapshot(game), snapshot(other_table)
     with pytest.raises(GameError) as error:
-        computer.game_unseat_bot(game_id=game.pk, by=by, seat_id=seat.pk)
+        services.game_unseat_computer(game_id=game.pk, by=by, seat_id=seat.pk)
     assert (error.value.code, error.value.status) == (code, status)
     assert (snapshot(game), snapshot(other_table)) == before
 
@@ -299,12 +299,12 @@ def test_only_the_creator_removes_only_a_computer_and_a_refusal_changes_nothing(
 def test_once_the_game_has_started_the_computer_keeps_its_seat(alice, bob) -> None:
     game = services.game_create(creator=alice, mode="marque", seats=3)
     services.game_join(game_id=game.pk, player=bob)
-    seat = computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    seat = services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     before = snapshot(game)
     with pytest.raises(GameError) as error:
-        computer.game_unseat_bot(game_id=game.pk, by=alice, seat_id=seat.pk)
+        services.game_unseat_computer(game_id=game.pk, by=alice, seat_id=seat.pk)
     assert (error.value.code, error.value.status) == ("not-open", 409)
     assert str(error.value.message) == "La partie a commencé\u00a0: l’ordinateur garde sa place."
     assert snapshot(game) == before
@@ -316,7 +316,7 @@ def test_only_the_creator_gives_a_seat_to_the_computer(alice, bob, outsider, who
     services.game_join(game_id=game.pk, player=bob)
     before = snapshot(game)
     with pytest.raises(GameError) as error:
-        computer.game_seat_bot(
+        services.game_seat_computer(
             game_id=game.pk, by=bob if who == "seated player" else outsider, level="debutant"
         )
     assert error.value.code == "not-creator"
@@ -329,7 +329,7 @@ def test_a_started_table_takes_no_computer_player(alice, bob) -> None:
     services.game_join(game_id=game.pk, player=bob)
     before = snapshot(game)
     with pytest.raises(GameError) as error:
-        computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+        services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     assert error.value.code == "not-open"
     assert snapshot(game) == before
 
@@ -337,15 +337,15 @@ def test_a_started_table_takes_no_computer_player(alice, bob) -> None:
 def test_an_unknown_level_is_refused(alice) -> None:
     game = services.game_create(creator=alice, mode="marque", seats=2)
     with pytest.raises(GameError) as error:
-        computer.game_seat_bot(game_id=game.pk, by=alice, level="grandmaster")
+        services.game_seat_computer(game_id=game.pk, by=alice, level="grandmaster")
     assert error.value.code == "bad-level"
     with pytest.raises(GameError):
-        computer.game_against_computer(player=alice, mode="marque", level="grandmaster")
+        services.game_against_computer(player=alice, mode="marque", level="grandmaster")
     assert Game.objects.count() == 1
 
 
 def test_a_computer_player_cannot_be_invited(alice) -> None:
-    bot = bot_seat(computer.game_against_computer(player=alice, mode="marque", level="debutant"))
+    bot = bot_seat(services.game_against_computer(player=alice, mode="marque", level="debutant"))
     table = services.game_create(creator=alice, mode="marque", seats=3)
     with pytest.raises(GameError) as error:
         services.game_invite(game_id=table.pk, by=alice, invitee=bot.player)
@@ -358,7 +358,7 @@ def test_a_computer_player_cannot_be_invited(alice) -> None:
 def test_computer_players_get_no_email_and_no_outbox_row(alice, committed) -> None:
     mail.outbox.clear()
     with committed():
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     game = person_moves(game, alice, committed, random.Random(3))
     assert game.status == Game.Status.FINISHED
     assert not Notification.objects.filter(recipient__bot_level__gt="").exists()
@@ -370,11 +370,11 @@ def test_computer_players_get_no_email_and_no_outbox_row(alice, committed) -> No
 
 
 def test_a_computer_players_turn_never_times_out(alice) -> None:
-    game = bot_to_move(alice)
+    game = computer_to_move(alice)
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=30))
     before = snapshot(game)
-    assert periodic.apply_timeouts() == 0
-    assert periodic.write_reminders() == 0
+    assert deadlines.apply_timeouts() == 0
+    assert deadlines.write_reminders() == 0
     assert snapshot(game) == before
 
 
@@ -383,7 +383,7 @@ def test_a_person_resigning_while_the_computer_is_late_is_not_charged_its_time_o
 ) -> None:
     game = services.game_create(creator=alice, mode="sans-marque", seats=3)
     services.game_join(game_id=game.pk, player=bob)
-    computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
+    services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
     game.refresh_from_db()
     bot = bot_seat(game)
     while game.to_move_id != bot.pk:  # persons play until the computer is to move
@@ -400,11 +400,11 @@ def test_a_person_resigning_while_the_computer_is_late_is_not_charged_its_time_o
 
 
 def test_the_sweep_plays_a_computer_turn_whose_task_was_lost(alice) -> None:
-    game = bot_to_move(alice)
+    game = computer_to_move(alice)
     version = game.move_count
-    assert computer.bot_turns_requeue() == 0  # not late yet: its task may be on its way
+    assert computer.computer_turns_requeue() == 0  # not late yet: its task may be on its way
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
-    assert tasks.bot_sweep() == 1
+    assert tasks.computer_sweep() == 1
     game.refresh_from_db()
     assert game.move_count == version + 1
     assert game.moves.get(number=version + 1).seat == bot_seat(game)
@@ -419,7 +419,7 @@ def test_a_game_with_a_computer_player_leaves_the_ratings_untouched(alice, bob, 
     assert len(ratings) == 2
 
     with committed():
-        game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+        game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     with committed():
         services.game_resign(game_id=game.pk, player=alice)
     game.refresh_from_db()
@@ -432,7 +432,7 @@ def test_a_game_with_a_computer_player_leaves_the_ratings_untouched(alice, bob, 
 
 
 def test_a_computer_players_page_does_not_exist(alice, client) -> None:
-    bot = bot_seat(computer.game_against_computer(player=alice, mode="marque", level="debutant"))
+    bot = bot_seat(services.game_against_computer(player=alice, mode="marque", level="debutant"))
     assert client.get(bot.player.get_absolute_url()).status_code == 404
 
 
@@ -442,8 +442,8 @@ def test_computers_left_alone_play_the_game_out_one_turn_after_another() -> None
     # eagerly runs in a loop rather than nested in the previous commit.
     alice = make_player("alice")
     game = services.game_create(creator=alice, mode="sans-marque", seats=3)
-    computer.game_seat_bot(game_id=game.pk, by=alice, level="debutant")
-    computer.game_seat_bot(game_id=game.pk, by=alice, level="confirme")
+    services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
+    services.game_seat_computer(game_id=game.pk, by=alice, level="confirme")
     services.game_resign(game_id=game.pk, player=alice)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -15,10 +15,9 @@ import rules
 from accounts import vacations
 from accounts.models import Vacation
 from accounts.vacations import VacationRefused, vacation_start
-from games import clock, gifts, services
+from games import clock, deadlines, services
 from games.errors import GameError
 from games.models import Game
-from notifications import periodic
 from notifications.models import Notification
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -111,7 +110,7 @@ def test_a_time_out_waits_for_a_vacation_being_booked_and_counts_it(alice, bob) 
     deadline = clock.deadline_of(game)
     timeouts, waited = while_held(
         lambda: vacation_start(user=player, days=2, now=deadline - timedelta(hours=1)),
-        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+        lambda: deadlines.apply_timeouts(now=deadline + timedelta(minutes=1)),
     )
     # The clock waited for the game's row, then read the vacation: no time-out.
     assert (timeouts, waited) == (0, True)
@@ -139,13 +138,13 @@ def test_a_vacation_waits_for_a_time_out_being_applied_and_finds_the_turn_gone(a
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
 
 
-# --- a day given against another gift and against a time-out (games/gifts.py) ---------------------
+# --- a day given against another gift and against a time-out (games/services/time_given.py) ---------------------
 
 
 def give_a_day(game: Game, giver) -> str:
     """A gift from a page showing the game as it started: "given", or the refusal's code."""
     try:
-        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+        services.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
     except GameError as exc:
         return exc.code
     return "given"
@@ -183,7 +182,7 @@ def test_a_time_out_waits_for_a_vacation_booked_ahead_and_counts_it(alice, bob) 
     first_day = vacations.local_today(player) + timedelta(days=1)
     timeouts, waited = while_held(
         lambda: vacation_start(user=player, days=5, first_day=first_day),
-        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+        lambda: deadlines.apply_timeouts(now=deadline + timedelta(minutes=1)),
     )
     assert (timeouts, waited) == (0, True)
     assert clock.deadline_of(Game.objects.get(pk=game.pk)) == deadline + timedelta(days=5)
@@ -214,7 +213,7 @@ def test_a_time_out_waits_for_a_day_being_given_and_counts_it(alice, bob) -> Non
     deadline = clock.deadline_of(game)
     timeouts, waited = while_held(
         lambda: give_a_day(game, seat_at(game, 1).player),
-        lambda: periodic.apply_timeouts(now=deadline + timedelta(minutes=1)),
+        lambda: deadlines.apply_timeouts(now=deadline + timedelta(minutes=1)),
     )
     assert (timeouts, waited) == (0, True)  # it waited for the game's row, then counted the day
     game = Game.objects.get(pk=game.pk)

@@ -13,7 +13,7 @@ from django.utils import translation
 
 import rules
 from accounts.vacations import vacation_start
-from games import clock, computer, gifts, selectors, services
+from games import clock, selectors, services
 from games.audit import game_check
 from games.errors import GameError
 from games.models import Game, Seat
@@ -37,7 +37,7 @@ def give(game: Game, giver, *, at: datetime = T0 + HOUR, version=None, extra_day
     """``giver`` gives a day at ``at``, with the version a fresh page would show unless told."""
     game.refresh_from_db()
     with time_machine.travel(at, tick=False):
-        return gifts.time_give(
+        return services.time_give(
             game_id=game.pk,
             giver=giver,
             version=game.move_count if version is None else version,
@@ -241,7 +241,7 @@ def test_no_time_is_given_in_a_game_that_is_over_or_not_started(alice, bob, caro
     table = services.game_create(creator=alice, mode="marque", seats=3)
     services.game_join(game_id=table.pk, player=bob)
     with pytest.raises(GameError) as error:
-        gifts.time_give(game_id=table.pk, giver=bob, version=0, extra_days=0)
+        services.time_give(game_id=table.pk, giver=bob, version=0, extra_days=0)
     assert error.value.code == "not-running"
 
 
@@ -274,11 +274,13 @@ def test_a_double_submit_gives_one_day(alice, bob) -> None:
 
 
 def test_a_computer_player_to_move_needs_no_time(alice) -> None:
-    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
-    if not game.to_move.player.is_bot:  # the computer's reply waits for a commit that never comes
+    game = services.game_against_computer(player=alice, mode="marque", level="debutant")
+    if (
+        not game.to_move.player.is_computer
+    ):  # the computer's reply waits for a commit that never comes
         services.move_submit(game_id=game.pk, player=alice, version=0, move=rules.Pass(0))
         game.refresh_from_db()
-    assert game.to_move.player.is_bot
+    assert game.to_move.player.is_computer
     before = untouched(game)
     error = refusal(game, alice)
     assert error.code == "computer"
@@ -352,8 +354,8 @@ def test_the_button_is_gone_once_the_turn_has_had_its_seven_days(alice, bob) -> 
 
 
 def test_no_button_when_the_computer_is_to_move(alice) -> None:
-    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
-    if not game.to_move.player.is_bot:
+    game = services.game_against_computer(player=alice, mode="marque", level="debutant")
+    if not game.to_move.player.is_computer:
         services.move_submit(game_id=game.pk, player=alice, version=0, move=rules.Pass(0))
     assert BUTTON not in page(game, alice)
 

@@ -11,9 +11,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from games import computer, services
+from games import selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
+from games.presenters import Hint
+from games.services import hints
 from ratings.models import Rating, RatingChange
 from tests.games.conftest import rig, seat_at, snapshot
 
@@ -30,9 +32,9 @@ def friendly_game(alice, bob, *, rated: bool = False) -> Game:
     return rig(game, OPENING)
 
 
-def ask(game: Game, position: int, version: int | None = None) -> computer.Hint:
+def ask(game: Game, position: int, version: int | None = None) -> Hint:
     game.refresh_from_db()
-    return computer.hint_request(
+    return services.hint_request(
         game_id=game.pk,
         player=seat_at(game, position).player,
         version=game.move_count if version is None else version,
@@ -134,7 +136,7 @@ def test_no_hint_for_a_position_that_has_moved_on(alice, bob) -> None:
 def test_no_hint_for_someone_without_a_seat(alice, bob, outsider) -> None:
     game = friendly_game(alice, bob)
     with pytest.raises(GameError) as error:
-        computer.hint_request(game_id=game.pk, player=outsider, version=0)
+        services.hint_request(game_id=game.pk, player=outsider, version=0)
     assert error.value.code == "not-a-player"
 
 
@@ -151,13 +153,13 @@ def test_a_hint_after_the_deadline_applies_the_time_out(alice, bob) -> None:
 def test_a_hint_searches_from_the_players_own_view(alice, bob, monkeypatch) -> None:
     game = friendly_game(alice, bob)
     seen = []
-    best_moves = computer.best_moves
+    best_moves = hints.best_moves
 
     def capture(view, n=1):
         seen.append(view)
         return best_moves(view, n)
 
-    monkeypatch.setattr(computer, "best_moves", capture)
+    monkeypatch.setattr(hints, "best_moves", capture)
     ask(game, 0)
     (view,) = seen
     assert isinstance(view, rules.PlayerView)
@@ -220,7 +222,7 @@ def test_asking_for_a_hint_shows_it_and_outlines_its_squares(alice, bob) -> None
     )
     assert response.status_code == 200
     html = response.content.decode()
-    hint = computer.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    hint = selectors.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
     assert 'id="game-area"' in html
     assert "Meilleur coup" in html and hint.notation in html
     assert html.count("hint-square") == len(hint.squares)
@@ -250,15 +252,15 @@ def test_a_hint_says_why_in_the_players_language(alice, bob, language: str) -> N
     html = client.post(
         reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
     ).content.decode()
-    hint = computer.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    hint = selectors.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
     codes = [reason["code"] for reason in hint.reasons]
     assert codes, "the hint carries what the evaluation weighed"
     ahead = next(r for r in hint.reasons if r["code"].startswith("ahead-"))
     # The runner-up it was ranked against is a real move of the same position.
     game.refresh_from_db()
-    from games import engine as game_engine
+    from games import bridge
 
-    runner_up = rules.best_moves(rules.view(game_engine.state_of(game), 0), 2)[1]
+    runner_up = rules.best_moves(rules.view(bridge.state_of(game), 0), 2)[1]
     assert ahead["tiles"] == runner_up.notation
     why = html.split('class="hint-why"')[1].split("</ul>")[0]
     assert why.count("<li>") == len(hint.why) == len(codes)

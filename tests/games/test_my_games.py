@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import computer, services
+from games import services
 from tests.factories import make_player, page_as
 from tests.games.conftest import seat_at, start_game
 
@@ -37,7 +37,7 @@ def test_each_game_names_the_other_players(carol) -> None:
 
 
 def test_a_game_against_the_computer_is_marked(alice) -> None:
-    game = computer.game_against_computer(player=alice, mode="marque", level="debutant")
+    game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     entry = entry_of(my_games_html(alice), game.pk)
     assert "against the computer" in entry
     assert "Computer (beginner)" in entry

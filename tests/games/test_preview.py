@@ -14,8 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from tests.games.conftest import rig, seat_at, start_game
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +30,12 @@ def go_out_move() -> rules.Move:
 
 
 def hand_value(game, letters: str) -> int:
-    return sum(game_engine.config_of(game).tiles.values[t] for t in letters)
+    return sum(bridge.config_of(game).tiles.values[t] for t in letters)
 
 
 def empty_the_reserve(game) -> None:
     """As late in a game: every tile the player does not see is in the other hands."""
-    state = replace(game_engine.state_of(game), reserve=())
+    state = replace(bridge.state_of(game), reserve=())
     game.state = rules.state_to_dict(state)
     game.save(update_fields=["state"])
 

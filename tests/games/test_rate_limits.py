@@ -105,18 +105,19 @@ def test_inviting_a_player_whose_invitation_is_pending_spends_nothing(alice, bob
 
 def test_the_rate_limit_messages_read_well_in_french() -> None:
     from django.utils import translation
+    from django.utils.translation import gettext
 
     from diamino_site.ratelimit import wait_text
 
     with translation.override("fr"):
         messages = [
-            services.gettext(
+            gettext(
                 "You have opened many tables in a short time: you can open another in %(wait)s."
             ),
-            services.gettext(
+            gettext(
                 "You have sent many invitations in a short time: you can invite again in %(wait)s."
             ),
-            services.gettext(
+            gettext(
                 "You have invited %(name)s several times today: "
                 "you can invite them again in %(wait)s."
             ),

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from games import engine as game_engine
-from games import selectors, services
+from games import bridge, selectors, services
 from games.models import Game
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -14,7 +13,7 @@ from tests.games.conftest import rig, seat_at, start_game
 def _pass_twice_after(game: Game, opening: str) -> Game:
     for text in (opening, "Passe", "Passe"):
         game.refresh_from_db()
-        state = game_engine.state_of(game)
+        state = bridge.state_of(game)
         services.move_submit(
             game_id=game.pk,
             player=seat_at(game, state.turn).player,

@@ -8,8 +8,7 @@ import pytest
 from django.utils import translation
 
 import rules
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.errors import GameError
 from games.models import Game, Invitation, Move, Seat
 from rules.randomplay import find_move
@@ -73,7 +72,7 @@ def test_the_game_starts_when_the_last_seat_is_taken(alice, bob) -> None:
     assert game.first_player_draw, "the first-player draw is recorded (R-SETUP-1)"
     drawn_by = {seat_pk for round_ in game.first_player_draw for seat_pk, _tile in round_}
     assert drawn_by == {s.pk for s in seats}
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     assert len(state.reserve) == 112 - 24
 
 
@@ -172,7 +171,7 @@ def test_a_legal_placement_is_played_and_kept(alice, bob) -> None:
     assert game.to_move == seat_at(game, 1)
     first.refresh_from_db()
     assert len(first.hand) == 12
-    assert game_engine.state_of(game).board.count(".") == 225 - 4
+    assert bridge.state_of(game).board.count(".") == 225 - 4
 
 
 def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(alice, bob) -> None:
@@ -368,7 +367,7 @@ def test_replaying_the_moves_gives_the_stored_state(mode, n_players, seed) -> No
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
-        state = game_engine.state_of(game)
+        state = bridge.state_of(game)
         move = find_move(state, rng)
         services.move_submit(
             game_id=game.pk,
@@ -378,7 +377,7 @@ def test_replaying_the_moves_gives_the_stored_state(mode, n_players, seed) -> No
             rng=rng,
         )
     game.refresh_from_db()
-    states = game_engine.replay(game)
+    states = bridge.replay(game)
     assert rules.state_to_dict(states[-1]) == game.state
     assert len(states) == game.move_count + 1
     assert Move.objects.filter(game=game).count() == game.move_count

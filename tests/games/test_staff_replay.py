@@ -9,8 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.models import Game
 from rules import record as rules_record
 from tests.factories import make_player
@@ -28,8 +27,8 @@ def client_for(user) -> Client:
 
 def engine_states(game: Game) -> list[rules.GameState]:
     """Every state from the deal, applying the stored moves one by one with ``rules.apply``."""
-    config = game_engine.config_of(game)
-    parsed = rules_record.parse_record(game_engine.record_of(game), words=config.words)
+    config = bridge.config_of(game)
+    parsed = rules_record.parse_record(bridge.record_of(game), words=config.words)
     state = rules.new_game(
         config, [tuple(h) for h in game.setup["hands"]], tuple(game.setup["reserve"])
     )
@@ -131,7 +130,7 @@ def test_the_staff_record_is_there_before_the_end_and_the_players_is_not(alice, 
     response = client_for(staff).get(reverse("games:staff_record", args=[game.pk]))
     assert response.status_code == 200
     document = response.json()
-    assert document == game_engine.record_of(game)
+    assert document == bridge.record_of(game)
     assert rules_record.judge_document(document)["scores"] == game.state["scores"]
     assert client_for(alice).get(reverse("games:record", args=[game.pk])).status_code == 404
     assert client_for(staff).get(reverse("games:record", args=[game.pk])).status_code == 404

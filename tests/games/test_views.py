@@ -13,8 +13,7 @@ from django.urls import reverse
 
 import rules
 from benchmarks.web.page import form_fields
-from games import engine as game_engine
-from games import services
+from games import bridge, services
 from games.models import Game
 from rules.randomplay import find_move
 from tests.factories import make_player
@@ -280,9 +279,9 @@ def test_a_mid_game_placement_costs_a_fixed_number_of_queries(
     players, django_assert_num_queries, monkeypatch
 ) -> None:
     game = play_game([make_player(f"player{k}") for k in range(players)], moves=12)
-    state = game_engine.state_of(game)
+    state = bridge.state_of(game)
     move = _placement_changing_the_mover_alone(state, seed=7)
-    monkeypatch.setattr(services, "_system_rng", lambda: random.Random(7))
+    monkeypatch.setattr("games.services.moves.system_rng", lambda: random.Random(7))
     mover = next(s.player for s in game.seats.all() if s.position == state.turn)
     client = client_for(mover)
     with django_assert_num_queries(MOVE_QUERIES):

@@ -12,11 +12,10 @@ from django.utils import formats, timezone, translation
 import rules
 from accounts.models import TurnEmails, Vacation
 from accounts.vacations import VacationRefused, vacation_cancel, vacation_start
-from games import gifts, selectors, services
+from games import deadlines, selectors, services
 from games.errors import GameError
 from games.models import Game, Seat
-from notifications import periodic
-from notifications.tasks import run_clock, send_digests
+from games.tasks import run_clock, send_digests
 from tests.factories import make_player
 from tests.games.conftest import seat_at, start_game
 from tests.notifications.conftest import new_game, rows
@@ -334,13 +333,13 @@ def test_in_a_bigger_game_the_resignation_follows_the_time_out(alice, bob, carol
     assert game.status == Game.Status.FINISHED and seat_at(game, 1).is_winner
 
 
-# --- a day given by another player (games/gifts.py) -------------------------------------------
+# --- a day given by another player (games/services/time_given.py) -------------------------------------------
 
 
 def give_a_day(game: Game, giver, at: datetime) -> None:
     game.refresh_from_db()
     with time_machine.travel(at, tick=False):
-        gifts.time_give(
+        services.time_give(
             game_id=game.pk,
             giver=giver,
             version=game.move_count,
@@ -453,12 +452,12 @@ def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
     waiting.save()
     to_move = seat_at(game, 0).player  # their turn, but they read each email
     with committed(), time_machine.travel(datetime(2026, 3, 3, 12, tzinfo=UTC), tick=False):
-        assert periodic.write_digests() == 0
+        assert deadlines.write_digests() == 0
     assert mailoutbox == []
     to_move.turn_emails = TurnEmails.NEVER
     to_move.save()
     with committed(), time_machine.travel(datetime(2026, 3, 3, 13, tzinfo=UTC), tick=False):
-        assert periodic.write_digests() == 0
+        assert deadlines.write_digests() == 0
 
 
 # --- a vacation booked ahead -------------------------------------------------------------

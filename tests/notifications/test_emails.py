@@ -13,12 +13,11 @@ from django.core import mail
 import rules
 from accounts.emails import read_unsubscribe_token
 from accounts.models import TurnEmails
-from games import clock, gifts, services
-from games import engine as game_engine
+from games import bridge, clock, services
 from games.errors import GameError
 from games.models import Game, Invitation
 from moderation.services import report_create
-from notifications import emails, sending
+from notifications import renderers, sending
 from notifications.models import Notification
 from tests.factories import make_player
 from tests.french import misplaced_marks, text_of_html
@@ -153,7 +152,7 @@ def test_no_email_shows_a_hand_the_reserve_or_the_tiles_drawn(
         assert "".join(sorted(seat.hand)) not in everything
     assert move.tiles_drawn not in everything
     game.refresh_from_db()
-    reserve = "".join(game_engine.state_of(game).reserve)
+    reserve = "".join(bridge.state_of(game).reserve)
     assert reserve[:6] not in everything and reserve[-6:] not in everything
     assert "Final hand" not in everything and "Main finale" not in everything
 
@@ -199,14 +198,14 @@ def test_the_invitation_gives_the_days_per_move_in_good_french(
     assert shown in message.body
 
 
-# --- a day given by another player (games/gifts.py) -------------------------------------------
+# --- a day given by another player (games/services/time_given.py) -------------------------------------------
 
 
 def give_a_day(game: Game, giver, committed) -> None:
     """``giver`` gives a day an hour after T0, from a page showing the game as it is."""
     game.refresh_from_db()
     with time_machine.travel(T0 + timedelta(hours=1), tick=False), committed():
-        gifts.time_give(
+        services.time_give(
             game_id=game.pk, giver=giver, version=game.move_count, extra_days=game.turn_extra_days
         )
 
@@ -242,7 +241,7 @@ def test_a_day_given_is_emailed_once_to_the_player_to_move_with_the_new_deadline
     give_a_day(game, giver, committed)
     later = time_machine.travel(T0 + timedelta(hours=1), tick=False)
     with later, committed(), pytest.raises(GameError):  # the same page again: one day, one email
-        gifts.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+        services.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
     (message,) = mailoutbox
     assert message.to == [mover.email]
     assert message.subject == subject.format(giver=giver, game=game.pk)
@@ -293,7 +292,7 @@ def test_a_day_given_is_not_emailed_once_the_player_has_moved(alice, bob, mailou
         game = new_game([alice, bob], hands=HANDS)
     mover = seat_at(game, 0).player
     with time_machine.travel(T0 + timedelta(hours=1), tick=False):
-        gifts.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
+        services.time_give(game_id=game.pk, giver=seat_at(game, 1).player, version=0, extra_days=0)
         services.move_submit(game_id=game.pk, player=mover, version=0, move=rules.Pass(0))
     row = Notification.objects.get(kind="time-gift")
     assert sending.send_one(row.pk).status == "skipped"
@@ -327,17 +326,17 @@ def french_emails_of_every_kind(bob) -> dict[str, mail.EmailMultiAlternatives]:
     )
     rows[Kind.REPORT] = (staff, game, {"report": report.pk})
     rendered = {
-        kind: emails.render(Notification(recipient=who, kind=kind, game=on, context=context))
+        kind: renderers.render(Notification(recipient=who, kind=kind, game=on, context=context))
         for kind, (who, on, context) in rows.items()
     }
     timeout = services.game_timeout(game_id=game.pk, seat_id=to_move.pk)
     game.refresh_from_db()
     for kind, context in ((Kind.TIMEOUT, {"move": timeout.pk}), (Kind.GAME_OVER, {})):
         row = Notification(recipient=to_move.player, kind=kind, game=game, context=context)
-        rendered[kind] = emails.render(row)
+        rendered[kind] = renderers.render(row)
     services.game_annul(game_id=game.pk, by=staff, reason="Partie arrangée")
     game.refresh_from_db()
-    rendered[Kind.ANNULLED] = emails.render(
+    rendered[Kind.ANNULLED] = renderers.render(
         Notification(recipient=bob, kind=Kind.ANNULLED, game=game)
     )
     return rendered
@@ -345,7 +344,7 @@ def french_emails_of_every_kind(bob) -> dict[str, mail.EmailMultiAlternatives]:
 
 def test_french_emails_put_a_non_breaking_space_before_every_colon(bob) -> None:
     rendered = french_emails_of_every_kind(bob)
-    assert set(rendered) == set(emails.BUILDERS)  # a new kind of email is checked too
+    assert set(rendered) == renderers.built_kinds()  # a new kind of email is checked too
     for kind, message in rendered.items():
         assert '<html lang="fr">' in html_of(message), kind
         for part in (message.subject, message.body, text_of_html(html_of(message))):

@@ -53,7 +53,7 @@ def test_a_move_puts_the_next_players_email_in_the_outbox_through_the_worker(ali
     with a_worker():
         game = new_game([alice, bob], keep_start=True)  # the start's two emails, then the move's
         # Sent before the move: a "your turn" rendered after the player moved is
-        # dropped as skipped (notifications/emails.py), which a slow worker made flaky.
+        # dropped as skipped (games/emails.py), which a slow worker made flaky.
         assert wait_for(lambda: len(mail.outbox) >= 2, timeout=60)
         play_chat(game)
         assert wait_for(lambda: len(mail.outbox) >= 3, timeout=60)

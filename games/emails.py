@@ -1,40 +1,30 @@
-"""Each kind of notification as an email, rendered when it is sent, from fresh rows.
+"""The game's notifications as emails, rendered when they are sent, from fresh rows.
 
-``render(row)`` returns the message ``accounts.emails.build_email`` builds
-(recipient's language and time zone, unsubscribe link and headers), or raises
-``Skip`` when the notification no longer makes sense (the player already
-moved, the table closed, no game waits any more).
+Each renderer (``RENDERERS``, registered in ``GamesConfig.ready``) returns the
+template name and context ``notifications.renderers.render`` turns into the
+message, or raises ``Skip`` when the notification no longer makes sense (the
+player already moved, the table closed, no game waits any more).
 
 What a game email shows comes from a spectator's ``game_view``: the board,
 the last move with its words and points, the players and their scores — and
 never a player's hand, the reserve or the tiles a move drew (R-HIDE-1).
-
-The staff alert about a new report (``_report``) names the players with their
-usernames, shows the reason, what the player wrote and a link to the report's
-admin page, where the rest is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.emails import absolute_url, build_email
+from accounts.emails import absolute_url
 from accounts.models import User
 from games import clock, selectors
+from games import email_board as board
 from games.models import Game, Invitation, Seat
 from games.presenters import notation_shown
-from moderation.models import Report
-from moderation.services import own_case
-from notifications import board, kinds
-from notifications.kinds import Skip
 from notifications.models import Notification
-from notifications.services import EMAIL_KIND, why_not
+from notifications.renderers import Renderer, Skip
 
 Kind = Notification.Kind
 
@@ -246,43 +236,8 @@ def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
     }
 
 
-def _known_as(user: User) -> str:
-    """A player as staff must know them: the name others see and, if it differs, the username.
-
-    Players choose their display name freely (another player's name, "Modération"):
-    the username is the one that cannot be borrowed.
-    """
-    name = str(user)
-    return name if name == user.username else f"{name} (@{user.username})"
-
-
-def _report(row: Notification) -> tuple[str, dict[str, Any]]:
-    report = (
-        Report.objects.select_related("game", "reporter", "reported_player")
-        .filter(pk=row.context.get("report"))
-        .first()
-    )
-    if report is None:
-        raise Skip("the report no longer exists")
-    if report.status != Report.Status.OPEN:
-        raise Skip("the report is resolved already")
-    staff = row.recipient
-    if not (staff.is_active and staff.is_staff):
-        raise Skip("the recipient is no longer staff")
-    if own_case(report, staff) is not None:
-        raise Skip("the recipient is part of the case")
-    return "report", {
-        "game_title": game_title(report.game),
-        "game_url": game_url(report.game),
-        "reporter": _known_as(report.reporter),
-        "reported": _known_as(report.reported_player) if report.reported_player else "",
-        "reason": report.get_reason_display(),
-        "text": report.text,
-        "admin_url": absolute_url(reverse("admin:moderation_report_change", args=[report.pk])),
-    }
-
-
-BUILDERS: dict[str, Callable[[Notification], tuple[str, dict[str, Any]]]] = {
+# Registered in ``GamesConfig.ready`` (``notifications.renderers``).
+RENDERERS: dict[str, Renderer] = {
     Kind.INVITATION: _invitation,
     Kind.GAME_STARTED: _game_started,
     Kind.TURN: _turn,
@@ -292,21 +247,4 @@ BUILDERS: dict[str, Callable[[Notification], tuple[str, dict[str, Any]]]] = {
     Kind.TIME_GIFT: _time_gift,
     Kind.GAME_OVER: _game_over,
     Kind.ANNULLED: _annulled,
-    Kind.REPORT: _report,
 }
-
-
-def render(row: Notification) -> EmailMultiAlternatives:
-    """The email for ``row``, in its recipient's language and time zone."""
-    user = row.recipient
-    if not user.email:
-        raise Skip("the player has no email address")
-    with translation.override(user.language):
-        name, context = BUILDERS[row.kind](row)
-    return build_email(user, name, context, kind=EMAIL_KIND[row.kind])
-
-
-def register_kinds() -> None:
-    """The game's kinds, for the outbox (``notifications/kinds.py``)."""
-    for kind in BUILDERS:
-        kinds.register(kind, render=render, why_not=why_not)

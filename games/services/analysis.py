@@ -5,7 +5,7 @@ placement, exchange or pass, searches the best move from the mover's view
 (``rules.view``): what the player knew then, never the hands revealed at the
 end. It takes a tenth of a second to a few seconds a move, so it runs in a
 worker (``games.tasks.analyse_game``), queued when the game ends
-(``analysis_after_commit``, from ``services._play``) when
+(``analysis_after_commit``, a receiver of ``signals.game_finished``) when
 ``analyses_on_finish()`` (with a worker, by default), or when a player asks for it on the
 finished game's page (``analysis_request``). The result is stored on each
 ``Move`` (``analysis``) and the game is stamped ``analysed_at``; an annulled
@@ -15,31 +15,30 @@ game is not analysed.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from diamino_site.celery import app as celery_app
-from games import engine as game_engine
-from games import reasons, services
+from games import bridge, reasons, signals
 from games.errors import GameError
 from games.models import Game, Move
+from games.selectors import PATIENCE, analysis_pending
+from games.services.kernel import locked_game, seat_of
 from rules.analysis import MoveAnalysis, analyse_game
 from rules.strategy import Suggestion
 
 log = logging.getLogger(__name__)
 
+
 # An analysis asked for this long ago and still missing was lost (a worker
 # died, the broker was down): the page offers to ask again.
-PATIENCE = timedelta(minutes=15)
-
-
 def analyses_on_finish() -> bool:
     """Whether a game is analysed as soon as it ends (``DIAMINO_ANALYSE_FINISHED_GAMES``).
 
@@ -52,8 +51,10 @@ def analyses_on_finish() -> bool:
     return choice
 
 
-def analysis_after_commit(game: Game) -> None:
-    """The game just finished (inside ``_play``): queue its analysis once it commits."""
+@receiver(signals.game_finished, dispatch_uid="games.analysis")
+def analysis_after_commit(game: Game, **kwargs: Any) -> None:
+    """The game just finished (``game_finished``, in the move's transaction): queue its
+    analysis once it commits."""
     if not analyses_on_finish():
         return
     game.analysis_queued_at = timezone.now()
@@ -73,13 +74,6 @@ def analysis_queue(game_id: int) -> bool:
     return True
 
 
-def analysis_pending(game: Game, now: datetime | None = None) -> bool:
-    """A worker was asked for the analysis a short while ago and has not finished."""
-    now = now or timezone.now()
-    queued = game.analysis_queued_at
-    return game.analysed_at is None and queued is not None and now - queued < PATIENCE
-
-
 def can_be_analysed(game: Game) -> bool:
     return game.status == Game.Status.FINISHED and game.analysed_at is None
 
@@ -87,8 +81,8 @@ def can_be_analysed(game: Game) -> bool:
 @transaction.atomic
 def analysis_request(*, game_id: int, player: User) -> Game:
     """A player seated at a finished game asks for its analysis (once at a time)."""
-    game = services._locked_game(game_id)
-    services._seat_of(game, player)
+    game = locked_game(game_id)
+    seat_of(game, player)
     if game.status != Game.Status.FINISHED:
         raise GameError("not-finished", _("A game is analysed once it is finished."), status=409)
     if game.analysed_at is not None or analysis_pending(game):
@@ -110,7 +104,7 @@ def game_analyse(*, game_id: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not can_be_analysed(game):
         return False
-    analyses = analyse_game(game_engine.record_of(game))
+    analyses = analyse_game(bridge.record_of(game))
     marque = game.mode == "marque"
     by_number = {a.number: _as_data(a, marque) for a in analyses}
     with transaction.atomic():

@@ -5,7 +5,7 @@ opponent is ill or travelling, and the others would rather wait than win on
 time. Any player still in the game who is not the one to move may give the
 player to move one more day on the current turn; the days given by everyone
 add up to at most ``clock.MAX_EXTRA_DAYS`` per turn, and they end with the
-turn (``services._play`` puts ``Game.turn_extra_days`` back to 0).
+turn (``kernel.play`` puts ``Game.turn_extra_days`` back to 0).
 
 The deadline stays computed (``games/clock.py``): a gift adds a day to the
 turn's clock time, and every deadline — the page, the lists, the emails, the
@@ -13,7 +13,7 @@ reminders, the time-outs — counts it. ``Game.time_gifts`` keeps who gave
 each day and when, for the history and the email; neither is part of the game
 record (RECORD.md), which a gift does not change.
 
-``time_give`` is a service like those of ``services.py``: one transaction,
+``time_give`` is a service like the others of ``games/services/``: one transaction,
 the game row locked, the version the page showed checked. That version is the
 move number *and* the days already given on the turn, so a double submit, or
 two players giving at once from pages built before the first gift, gives one
@@ -25,16 +25,23 @@ refused, as for a move (docs/ARCHITECTURE.md, the clock).
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import clock, services
+from games import notify, policies
 from games.errors import GameError, not_running
-from games.models import Game, Seat
+from games.models import Game
+from games.services.kernel import (
+    KeepAndRefuse,
+    atomic_keeping,
+    locked_game,
+    seats_and_mine,
+    time_out_if_due,
+)
 
 
+@atomic_keeping
 def time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Game:
     """``giver`` gives the player to move in the game one more day on this turn.
 
@@ -47,41 +54,22 @@ def time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Ga
     time-out is applied and kept, and the gift refused (``too-late``).
     Returns the game as saved.
     """
-    # A refusal is raised after the commit of the time-out it may have found due.
-    return services._refuse_after_commit(
-        _time_give(game_id=game_id, giver=giver, version=version, extra_days=extra_days)
-    )
-
-
-@transaction.atomic
-def _time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Game | GameError:
-    game = services._locked_game(game_id)
+    game = locked_game(game_id)
     if game.status != Game.Status.RUNNING:
         raise not_running()
-    seats, seat = services._seats_and_mine(game, giver)
-    if seat.status != Seat.Status.ACTIVE:
-        raise GameError(
-            "not-active", _("You have left this game: you can no longer give time."), status=409
-        )
+    seats, seat = seats_and_mine(game, giver)
     receiver = next((s for s in seats if s.pk == game.to_move_id), None)
-    if receiver is None:
-        raise not_running()
-    if receiver.pk == seat.pk:
-        raise GameError(
-            "own-turn",
-            _("You cannot give yourself more time. Going away? Take a vacation."),
-            status=409,
-        )
-    if receiver.player.is_bot:
-        raise GameError(
-            "computer", _("A computer player has no deadline: it needs no more time."), status=409
-        )
-    if services._time_out_if_due(game, seats) is not None:
-        return GameError(
-            "too-late",
-            _("Too late: %(name)s had run out of time, and has left the game.")
-            % {"name": receiver.player},
-            status=409,
+    refusal = policies.gift_refusal(seat, receiver)
+    if refusal is not None:
+        raise refusal
+    if time_out_if_due(game, seats) is not None:
+        raise KeepAndRefuse(
+            GameError(
+                "too-late",
+                _("Too late: %(name)s had run out of time, and has left the game.")
+                % {"name": receiver.player},
+                status=409,
+            )
         )
     if version != game.move_count or extra_days != game.turn_extra_days:
         raise GameError(
@@ -92,16 +80,9 @@ def _time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> G
             ),
             status=409,
         )
-    if game.turn_extra_days >= clock.MAX_EXTRA_DAYS:
-        raise GameError(
-            "gift-cap",
-            _(
-                "%(name)s has already been given %(days)d more days on this turn: "
-                "that is the most allowed."
-            )
-            % {"name": receiver.player, "days": clock.MAX_EXTRA_DAYS},
-            status=409,
-        )
+    refusal = policies.gift_cap_refusal(game, receiver)
+    if refusal is not None:
+        raise refusal
     game.turn_extra_days += 1
     gift = {
         "after": game.move_count,
@@ -111,7 +92,5 @@ def _time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> G
     }
     game.time_gifts = [*game.time_gifts, gift]
     game.save(update_fields=["turn_extra_days", "time_gifts"])
-    from games import notify
-
     notify.time_given(game, giver=seat, receiver=receiver)
     return game

@@ -22,7 +22,7 @@ DISPLAY_NAMES = {
 }
 
 
-def bot_user(level: str, *, besides: Collection[int] = ()) -> User:
+def computer_user(level: str, *, besides: Collection[int] = ()) -> User:
     """A computer player of ``level`` whose id is not in ``besides`` (those already seated)."""
     if level not in BotLevel.values:
         raise ValueError(f"unknown computer level {level!r}")

@@ -15,12 +15,27 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import rules
+from games.models import Game
 from rules import record as rules_record
 from rules import wordlist
 from rules.engine import returns_owed
 
-if False:  # pragma: no cover - typing only, avoids an import cycle with models
-    from games.models import Game
+
+@dataclass(frozen=True)
+class Preview:
+    """What a placement would do, judged without saving (``services.move_preview``)."""
+
+    ok: bool
+    words: tuple[str, ...] = ()
+    devils: tuple[str, ...] = ()
+    points: int = 0
+    # The points depend on hands the player may not see: ``points`` is 0, not the figure.
+    points_hidden: bool = False
+    goes_out: bool = False
+    returns_needed: int = 0
+    message: str = ""
+    rule: str = ""
+    code: str = ""
 
 
 @lru_cache(maxsize=64)
@@ -135,8 +150,6 @@ def _returns_owed(state: rules.GameState, move: rules.Move) -> int:
 
 def preview(game: Game, position: int, move: rules.Move, lang: str) -> Any:
     """Judge ``move`` for the player at ``position`` without saving anything."""
-    from games.services import Preview
-
     state = state_of(game)
     move = with_player(move, position)
     owed = _returns_owed(state, move)

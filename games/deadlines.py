@@ -1,0 +1,175 @@
+"""The deadlines beat watches (``games/tasks.py``): time-outs, reminders and digests.
+
+The deadlines themselves are computed in ``games/clock.py``; this module finds
+the turns they concern and acts. Each function is safe to run twice or in two
+processes at once: the outbox keys make a reminder or a digest a single row,
+and a time-out is applied under the game's row lock by an idempotent service.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import TurnEmails, User
+from accounts.vacations import zone_of
+from games import clock, services
+from games.models import Game
+from notifications.models import Notification
+from notifications.services import notification_write
+
+log = logging.getLogger(__name__)
+
+
+# --- the clock: time-outs and reminders --------------------------------------------
+
+
+def _turns_older_than(now: datetime, lead: Callable[[int], timedelta]) -> QuerySet[Game]:
+    """Running games whose turn is at least ``days - lead(days)`` old.
+
+    ``days`` counts the days given on the turn (``clock.turn_days``), so a
+    turn a gift has pushed past ``now`` is not even a candidate.
+
+    A lower bound found in SQL: vacations only push a deadline later, so the
+    exact deadline is computed in Python for these candidates only. A computer
+    player's turn is never late (nor reminded): its task plays it, and a lost
+    task is queued again (``games.computer.computer_turns_requeue``).
+    """
+    running = Game.objects.filter(
+        status=Game.Status.RUNNING,
+        to_move__isnull=False,
+        turn_started_at__isnull=False,
+        to_move__player__bot_level="",
+    )
+    condition = Q(pk__in=[])
+    for days, extra in set(running.values_list("days_per_move", "turn_extra_days")):
+        limit = now - (days + extra) * clock.DAY + lead(days)
+        condition |= Q(days_per_move=days, turn_extra_days=extra, turn_started_at__lte=limit)
+    return running.filter(condition)
+
+
+def apply_timeouts(now: datetime | None = None) -> int:
+    """Time out (R-END-4) the player to move in every game whose deadline passed."""
+    now = now or timezone.now()
+    done = 0
+    candidates = _turns_older_than(now, lambda days: timedelta(0))
+    for game_id in list(candidates.values_list("pk", flat=True)):
+        try:
+            # One game per transaction, under its row lock, so a move played
+            # meanwhile is seen and one game's failure does not stop the others.
+            # The vacations are read after the lock (``deadline_of``): a vacation
+            # being booked holds this row too (``games/clock.py``), so it is either
+            # committed and counted, or it waits and finds the turn gone.
+            with transaction.atomic():
+                game = Game.objects.select_for_update().get(pk=game_id)
+                deadline = clock.deadline_of(game)
+                if deadline is None or deadline > now:
+                    continue
+                if services.game_timeout(game_id=game.pk, seat_id=game.to_move_id) is not None:
+                    done += 1
+        except Exception:
+            log.exception("time-out of game %s failed; the next tick tries again", game_id)
+    return done
+
+
+def _reminder_key(game: Game, deadline: datetime) -> str:
+    """``reminder:<turn>``, then ``:<days given>`` once days are given on the turn, then
+    ``:vacation-<deadline>`` when the player's vacations push the deadline.
+
+    A turn whose deadline nothing moved keeps the key reminders had before the days and
+    vacations counted, so a turn reminded before that change is not reminded a second time
+    for the same deadline. One exception, once: a turn whose deadline a vacation already
+    pushed, and that was reminded under the old key just before this key was introduced,
+    gets one more reminder for that deadline (the old row does not say which deadline it
+    was for).
+    """
+    key = f"reminder:{clock.turn_key(game)}"
+    if game.turn_extra_days:
+        key = f"{key}:{game.turn_extra_days}"
+    if deadline != game.turn_started_at + clock.turn_days(game) * clock.DAY:
+        key = f"{key}:vacation-{int(deadline.timestamp())}"
+    return key
+
+
+def write_reminders(now: datetime | None = None) -> int:
+    """A reminder for each player whose deadline is near, not on vacation.
+
+    Once per turn and deadline: the days given on the turn and the deadline a vacation
+    pushed are part of the key, so a turn reminded before another player gave a day, or
+    before the player booked a vacation, is reminded again before the new deadline
+    (PLAYERS.md 3: never a time-out by surprise).
+    """
+    now = now or timezone.now()
+    games = list(_turns_older_than(now, clock.reminder_lead).select_related("to_move__player"))
+    vacations = clock.vacations_of(
+        [g.to_move.player_id for g in games], min((g.turn_started_at for g in games), default=now)
+    )
+    due = {}
+    for game in games:
+        player = game.to_move.player
+        away = vacations.get(player.pk, [])
+        deadline = clock.turn_deadline(game.turn_started_at, clock.turn_days(game), away)
+        if not deadline - clock.reminder_lead(game.days_per_move) <= now < deadline:
+            continue
+        if clock.on_vacation_until(away, now) is not None:
+            continue  # the player is away: remind them once they are back
+        due[_reminder_key(game, deadline)] = game
+    written = set(Notification.objects.filter(key__in=due).values_list("key", flat=True))
+    count = 0
+    for key, game in due.items():
+        if key in written:
+            continue
+        row = notification_write(
+            recipient=game.to_move.player,
+            kind=Notification.Kind.REMINDER,
+            key=key,
+            game_id=game.pk,
+            context={"turn": clock.turn_key(game)},
+        )
+        count += row is not None
+    return count
+
+
+# --- the daily digest ------------------------------------------------------------
+
+
+def write_digests(now: datetime | None = None) -> int:
+    """One digest per player who reads them, once a local day, from the digest hour on.
+
+    Runs every hour: a player's digest is written by the first run at or after
+    ``DIAMINO_DIGEST_HOUR`` in their time zone (a missed run is caught up by
+    the next), keyed by their local date. Nothing when no game waits for them,
+    and nothing while they are on vacation.
+    """
+    now = now or timezone.now()
+    waiting = set(
+        Game.objects.filter(
+            status=Game.Status.RUNNING, to_move__player__turn_emails=TurnEmails.DIGEST
+        ).values_list("to_move__player_id", flat=True)
+    )
+    players = User.objects.filter(pk__in=waiting, is_active=True, deleted_at__isnull=True)
+    due = {}
+    for player in players:
+        local = now.astimezone(zone_of(player))
+        if local.hour >= settings.DIAMINO_DIGEST_HOUR:
+            due[f"digest:{player.pk}:{local.date().isoformat()}"] = (player, local.date())
+    written = set(Notification.objects.filter(key__in=due).values_list("key", flat=True))
+    vacations = clock.vacations_of([player.pk for player, _day in due.values()], now)
+    count = 0
+    for key, (player, day) in due.items():
+        if key in written or clock.on_vacation_until(vacations.get(player.pk, []), now):
+            continue
+        row = notification_write(
+            recipient=player,
+            kind=Notification.Kind.DIGEST,
+            key=key,
+            context={"date": day.isoformat()},
+        )
+        count += row is not None
+    return count
