@@ -94,6 +94,8 @@ def test_exchange_names_a_diable_with_a_question_mark_or_a_word(fresh):
     assert parse_reply("échange Q?", fresh) == Exchange(0, "Q?")
     assert parse_reply("exchange Q joker", fresh) == Exchange(0, "Q?")
     assert parse_reply("échange Q diable", fresh) == Exchange(0, "Q?")
+    assert parse_reply("échange A B ?", fresh) == Exchange(0, "AB?")
+    assert parse_reply("exchange A *", fresh) == Exchange(0, "A?")
 
 
 def test_exchange_by_hand_slots(fresh):
@@ -195,7 +197,8 @@ def test_letters_in_parentheses_must_be_on_the_board(fresh, with_ha):
     with pytest.raises(ReplyNotationError) as error:
         parse_reply("H8 CRAT", with_ha)
     assert error.value.code == "board-mismatch"
-    assert "I8" in error.value.message("en")
+    assert error.value.message("fr") == "La case I8 porte déjà un H, pas un R."
+    assert error.value.message("en") == "The square I8 already holds H, not R."
     with pytest.raises(ReplyNotationError) as error:
         parse_reply("I8 HA", with_ha)
     assert error.value.code == "nothing-new"
