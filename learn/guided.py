@@ -51,6 +51,7 @@ class Step:
     """The words the player's move forms, main word first (checked by the tests)."""
     expect_reply_words: tuple[str, ...] = ()
     expect_returned: str = ""
+    """Tiles the player's move puts back in the reserve (red devils, or an exchange)."""
     expect_drawn: int = 0
     expect_devils: tuple[str, ...] = ()
     """The kinds of special square covered ("red", "black"…)."""
@@ -95,7 +96,7 @@ STEPS: tuple[Step, ...] = (
         key="joker",
         title=_("The joker"),
         instruction=_(
-            "You have no B, but you hold a joker (the tile marked ?): it stands for the letter "
+            "You have no B, but you hold a joker (the tile with a question mark): it stands for the letter "
             "you choose and is worth 0 points. Make BUT across row 10 with the U on H10: the "
             "joker on G10 as a B, the T on I10. The page asks which letter the joker stands for."
         ),
@@ -144,6 +145,7 @@ STEPS: tuple[Step, ...] = (
         exchange="W",
         reply="H8↓ (COUPE)R",
         expect_reply_words=("COUPER",),
+        expect_returned="W",
         expect_drawn=1,
     ),
     Step(

@@ -171,7 +171,7 @@ def test_a_legal_move_off_the_lesson_is_refused_in_english(client: Client) -> No
     client.cookies["django_language"] = "en"
     answer = client.post(
         "/partie-guidee/jouer/",
-        {"version": 0, "action": "place", "placements": "H8=C,I8=H,J8=A,K8=T,L8=O,M8=U"},
+        {"version": 0, "action": "place", "placements": "H8=T,I8=O,J8=U,K8=T"},
         HTTP_HX_REQUEST="true",
         HTTP_ACCEPT_LANGUAGE="en",
     )
