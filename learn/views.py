@@ -155,10 +155,13 @@ def _guided_context(request: HttpRequest, n: int, **extra: object) -> dict[str, 
 
 
 def _guidance(n: int) -> str:
-    return str(_("Step %(number)s: %(instruction)s") % {
-        "number": n + 1,
-        "instruction": guided.STEPS[n].instruction,
-    })
+    return str(
+        _("Step %(number)s: %(instruction)s")
+        % {
+            "number": n + 1,
+            "instruction": guided.STEPS[n].instruction,
+        }
+    )
 
 
 @require_GET
@@ -183,12 +186,11 @@ def guided_preview(request: HttpRequest) -> HttpResponse:
         )
         if result.ok and not guided.is_step_move(n, form.move()):
             result = bridge.Preview(
-                ok=False, message=str(_("The rules allow this move, but it is not this step's.")))
+                ok=False, message=str(_("The rules allow this move, but it is not this step's."))
+            )
         if not result.ok and not result.returns_needed:
             guidance = _guidance(n)
-    return render(
-        request, "learn/guided.html#preview", {"preview": result, "guidance": guidance}
-    )
+    return render(request, "learn/guided.html#preview", {"preview": result, "guidance": guidance})
 
 
 @require_POST
@@ -215,9 +217,7 @@ def guided_play(request: HttpRequest) -> HttpResponse:
         if n < guided.LAST:
             message = f"{message} {_guidance(n)}"
         if request.htmx:
-            return render(
-                request, "learn/guided.html#move_error", {"message": message}, status=400
-            )
+            return render(request, "learn/guided.html#move_error", {"message": message}, status=400)
         return _guided_answer(request, n, message=message, status=400)
     request.session[SESSION_KEY] = n + 1
     return _guided_answer(request, n + 1)

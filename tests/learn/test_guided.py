@@ -154,7 +154,9 @@ def test_each_step_explains_what_the_engine_did(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_a_wrong_move_is_refused_with_the_engines_message_and_changes_nothing(client: Client) -> None:
+def test_a_wrong_move_is_refused_with_the_engines_message_and_changes_nothing(
+    client: Client,
+) -> None:
     answer = client.post(
         "/partie-guidee/jouer/",
         {"version": 0, "action": "place", "placements": "G8=C,H8=H"},
