@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
 import rules
 from games import bridge
@@ -49,6 +50,11 @@ def rules_page(request: HttpRequest, printable: bool = False) -> HttpResponse:
 
 
 # --- the guided first game ----------------------------------------------------------
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
 
 SESSION_KEY = "learn_guided_step"
 
@@ -194,7 +200,7 @@ def guided_preview(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def guided_play(request: HttpRequest) -> HttpResponse:
+def guided_play(request: HtmxHttpRequest) -> HttpResponse:
     """Play the step's move (judged by the engine, then by the lesson) and the computer's reply."""
     n = _step_of(request)
     form = MoveForm(request.POST)
@@ -224,7 +230,7 @@ def guided_play(request: HttpRequest) -> HttpResponse:
 
 
 def _guided_answer(
-    request: HttpRequest, n: int, *, message: str = "", status: int = 200
+    request: HtmxHttpRequest, n: int, *, message: str = "", status: int = 200
 ) -> HttpResponse:
     template = "learn/guided.html#guided_area" if request.htmx else "learn/guided.html"
     return render(request, template, _guided_context(request, n, message=message), status=status)
