@@ -191,10 +191,13 @@ def guided_preview(request: HttpRequest) -> HttpResponse:
             guided.position(n), guided.PLAYER, form.move(), get_language() or "fr"
         )
         if result.ok and not guided.is_step_move(n, form.move()):
+            # The red devil's tiles stay to choose: the player may pick another to give back.
             result = bridge.Preview(
-                ok=False, message=str(_("The rules allow this move, but it is not this step's."))
+                ok=False,
+                returns_needed=result.returns_needed,
+                message=str(_("The rules allow this move, but it is not this step's.")),
             )
-        if not result.ok and not result.returns_needed:
+        if not result.ok:
             guidance = _guidance(n)
     return render(request, "learn/guided.html#preview", {"preview": result, "guidance": guidance})
 

@@ -194,6 +194,22 @@ def test_the_preview_judges_with_the_engine_and_adds_the_guidance(client: Client
 
 
 @pytest.mark.django_db
+def test_another_tile_given_back_keeps_the_choice_open(client: Client) -> None:
+    for n in range(3):
+        client.post("/partie-guidee/jouer/", {"version": n, **FORM[n]})
+    fields = {"version": 3, **FORM[3]}
+    owed = client.post("/partie-guidee/apercu/", {**fields, "returns": ""}).content.decode()
+    assert 'data-returns-needed="1"' in owed and 'data-ok="false"' in owed
+    other = client.post("/partie-guidee/apercu/", {**fields, "returns": "W"})
+    # Legal (any tile may go back), not the step's: the picker stays, the guidance says K.
+    assert 'data-returns-needed="1"' in other.content.decode()
+    assert "choisissez le K" in _text(other.content)
+    refused = client.post("/partie-guidee/jouer/", {**fields, "returns": "W"})
+    assert refused.status_code == 400
+    assert "Étape 4 sur 6" in _text(client.get("/partie-guidee/").content)
+
+
+@pytest.mark.django_db
 def test_restart_from_the_beginning_or_replay_the_last_step(client: Client) -> None:
     _play_all(client)
     client.post("/partie-guidee/recommencer/", {"step": guided.LAST - 1})
