@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -155,6 +156,7 @@ def _guided_context(request: HttpRequest, n: int, **extra: object) -> dict[str, 
         "facts": _facts(n - 1) if n > 0 else [],
         "computer_tiles": len(state.hands[guided.COMPUTER]),
         "message": "",
+        "urls": {"play": reverse("learn:guided_play"), "preview": reverse("learn:guided_preview")},
     }
     context.update(extra)
     return context
