@@ -201,7 +201,7 @@ def guided_preview(request: HttpRequest) -> HttpResponse:
             )
         if not result.ok:
             guidance = _guidance(n)
-    return render(request, "learn/guided.html#preview", {"preview": result, "guidance": guidance})
+    return render(request, "games/game.html#preview", {"preview": result, "guidance": guidance})
 
 
 @require_POST
