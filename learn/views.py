@@ -145,7 +145,7 @@ def _guided_view(n: int) -> GameView:
     )
 
 
-def _guided_context(request: HttpRequest, n: int, **extra: object) -> dict[str, object]:
+def _guided_context(n: int, **extra: object) -> dict[str, object]:
     state = guided.position(n)
     context: dict[str, object] = {
         "view": _guided_view(n),
@@ -175,7 +175,7 @@ def _guidance(n: int) -> str:
 @require_GET
 def guided_page(request: HttpRequest) -> HttpResponse:
     """``/partie-guidee/``: the guided first game at the visitor's step, for anyone."""
-    return render(request, "learn/guided.html", _guided_context(request, _step_of(request)))
+    return render(request, "learn/guided.html", _guided_context(_step_of(request)))
 
 
 @require_POST
@@ -238,7 +238,7 @@ def _guided_answer(
     request: HtmxHttpRequest, n: int, *, message: str = "", status: int = 200
 ) -> HttpResponse:
     template = "learn/guided.html#guided_area" if request.htmx else "learn/guided.html"
-    return render(request, template, _guided_context(request, n, message=message), status=status)
+    return render(request, template, _guided_context(n, message=message), status=status)
 
 
 @require_POST

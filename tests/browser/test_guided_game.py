@@ -23,40 +23,56 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 
-def banner(page: Page) -> str:
-    return page.locator("#guided-step-title").inner_text()
-
-
 def place(page: Page, *tiles: tuple[str, str]) -> None:
     for letter, square in tiles:
         pages.tap(page, letter, square)
 
 
+# Each step's move by tapping (or clicking) a tile, then a square; the words it makes.
+TILES: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("C", "H8"), ("H", "I8"), ("A", "J8"), ("T", "K8")),
+    (("O", "H9"), ("U", "H10")),
+    (("?", "G10"), ("T", "I10")),
+    (("O", "L8"), ("Y", "M8"), ("E", "N8"), ("R", "O8")),
+    (),  # the exchange
+    (("N", "K5"), ("U", "K6"), ("I", "K7")),
+)
+WORDS = ("CHAT", "COU", "BUT", "CHATOYER", "", "NUIT")
+
+
+def play_step(page: Page, n: int) -> None:
+    """Put down step ``n``'s tiles (the joker as a B, the K given back) and press Play."""
+    if n == 4:
+        pages.exchange(page, "W")
+        return
+    for letter, square in TILES[n]:
+        pages.tap(page, letter, square)
+        if letter == "?":
+            pages.choose_diable_letter(page, "B")
+    if n == 3:  # the red devil: the page asks which tile to give back (R-PLACE-7)
+        picker = page.locator("#returns-picker")
+        expect(picker).to_be_visible()
+        picker.locator('.return-choice[data-letter="K"]').click()
+    pages.expect_preview_ok(page, WORDS[n])
+    pages.play(page)
+
+
 def play_every_step(page: Page) -> None:
-    """Steps 1 to 6 from the first, by tapping (or clicking) tiles then squares."""
-    place(page, ("C", "H8"), ("H", "I8"), ("A", "J8"), ("T", "K8"))
-    pages.expect_preview_ok(page, "CHAT")
-    pages.play(page)
-    place(page, ("O", "H9"), ("U", "H10"))
-    pages.expect_preview_ok(page, "COU")
-    pages.play(page)
-    pages.tap(page, "?", "G10")
-    pages.choose_diable_letter(page, "B")
-    pages.tap(page, "T", "I10")
-    pages.expect_preview_ok(page, "BUT")
-    pages.play(page)
-    place(page, ("O", "L8"), ("Y", "M8"), ("E", "N8"), ("R", "O8"))
-    # The red devil: the page asks which tile to give back (R-PLACE-7).
-    picker = page.locator("#returns-picker")
-    expect(picker).to_be_visible()
-    picker.locator('.return-choice[data-letter="K"]').click()
-    pages.expect_preview_ok(page, "CHATOYER")
-    pages.play(page)
-    pages.exchange(page, "W")
-    place(page, ("N", "K5"), ("U", "K6"), ("I", "K7"))
-    pages.expect_preview_ok(page, "NUIT")
-    pages.play(page)
+    """Steps 1 to 6 from the first: the game over."""
+    for n in range(len(TILES)):
+        play_step(page, n)
     expect(page.locator("#game-over-title")).to_be_visible()
+
+
+# What the page says after each step, in French.
+SAID_FR = (
+    ("Étape 1 terminée", "L’ordinateur a répondu I7↓ O(H)\u00a0: OH.", "Étape 2 sur 6"),
+    ("Vous avez joué H8↓ (C)OU\u00a0: COU.", "Étape 3 sur 6\u00a0: Le diable"),
+    ("Votre diable est un B", "Étape 4 sur 6\u00a0: Un diable rouge"),
+    ("Diable rouge en O8", "Rendue à la réserve\u00a0: K.", "Étape 5 sur 6"),
+    ("Piochée dans la réserve\u00a0: I.", "Remise dans la réserve\u00a0: W.", "Étape 6 sur 6"),
+    ("Votre score\u00a0: 26 points.", "doublée pour la case noire"),
+)
 
 
 def test_a_newcomer_plays_the_guided_game_in_french_on_a_phone(browse, transactional_db) -> None:
@@ -64,43 +80,18 @@ def test_a_newcomer_plays_the_guided_game_in_french_on_a_phone(browse, transacti
     page.goto("/")
     page.locator("#guided-start").tap()
     expect(page.locator("#guided-step-title")).to_have_text(
-        "Étape 1 sur 6 : Un premier mot sur Départ"
+        "Étape 1 sur 6\u00a0: Un premier mot sur Départ"
     )
     assert_no_sideways_scroll(page)
-    place(page, ("C", "H8"), ("H", "I8"), ("A", "J8"), ("T", "K8"))
-    pages.expect_preview_ok(page, "CHAT")
-    pages.play(page)
-    done = page.locator(".guided-done")
-    expect(done).to_contain_text("Étape 1 terminée")
-    expect(done).to_contain_text("L’ordinateur a répondu I7↓ O(H)\u00a0: OH.")
-    expect(page.locator("#guided-step-title")).to_contain_text("Étape 2 sur 6")
-    # The rest of the game, step by step, the explanations in French.
-    place(page, ("O", "H9"), ("U", "H10"))
-    pages.play(page)
-    pages.tap(page, "?", "G10")
-    pages.choose_diable_letter(page, "B")
-    pages.tap(page, "T", "I10")
-    pages.expect_preview_ok(page, "BUT")
-    pages.play(page)
-    expect(page.locator("#guided-step-title")).to_contain_text("Un diable rouge")
-    place(page, ("O", "L8"), ("Y", "M8"), ("E", "N8"), ("R", "O8"))
-    picker = page.locator("#returns-picker")
-    expect(picker).to_be_visible()
-    picker.locator('.return-choice[data-letter="K"]').tap()
-    pages.expect_preview_ok(page, "CHATOYER")
-    pages.play(page)
-    expect(done).to_contain_text("Diable rouge en O8")
-    expect(done).to_contain_text("Rendue à la réserve\u00a0: K.")
-    pages.exchange(page, "W")
-    expect(done).to_contain_text("Piochée dans la réserve\u00a0: I.")
-    place(page, ("N", "K5"), ("U", "K6"), ("I", "K7"))
-    pages.expect_preview_ok(page, "NUIT")
-    pages.play(page)
+    for n, said in enumerate(SAID_FR):
+        play_step(page, n)
+        for text in said:
+            expect(page.locator(".guided-news")).to_contain_text(text)
+        # The news is back in view after the move, above the board.
+        expect(page.locator(".guided-done")).to_be_in_viewport()
     expect(page.locator("#game-over-title")).to_have_text(
         "Bien joué\u00a0: vous avez terminé la partie guidée."
     )
-    expect(done).to_contain_text("Votre score\u00a0: 26 points.")
-    expect(done).to_contain_text("doublée pour la case noire")
     assert_no_sideways_scroll(page)
     assert Game.objects.count() == 0  # no game row: not rated, listed nowhere
 
@@ -141,15 +132,10 @@ def test_a_newcomer_plays_the_guided_game_in_english_on_a_desktop_keyboard_and_m
     pages.play(page)
     expect(page.locator(".guided-done")).to_contain_text("Your joker is a B")
     # Steps 4 to 6 with the mouse.
-    place(page, ("O", "L8"), ("Y", "M8"), ("E", "N8"), ("R", "O8"))
-    page.locator('#returns-picker .return-choice[data-letter="K"]').click()
-    pages.expect_preview_ok(page, "CHATOYER")
-    pages.play(page)
+    play_step(page, 3)
     expect(page.locator(".guided-done")).to_contain_text("Red devil on O8: give back one tile")
-    pages.exchange(page, "W")
-    place(page, ("N", "K5"), ("U", "K6"), ("I", "K7"))
-    pages.expect_preview_ok(page, "NUIT")
-    pages.play(page)
+    play_step(page, 4)
+    play_step(page, 5)
     expect(page.locator("#game-over-title")).to_have_text(
         "Well played: you have finished the guided game."
     )
