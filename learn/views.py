@@ -231,6 +231,8 @@ def guided_play(request: HtmxHttpRequest) -> HttpResponse:
             return render(request, "learn/guided.html#move_error", {"message": message}, status=400)
         return _guided_answer(request, n, message=message, status=400)
     request.session[SESSION_KEY] = n + 1
+    if not request.htmx:
+        return redirect("learn:guided")  # a reload asks for the page, not the move again
     return _guided_answer(request, n + 1)
 
 
