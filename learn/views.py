@@ -94,6 +94,11 @@ def _facts(n: int) -> list[str]:
             )
             % {"left": left}
         )
+        # The game is over: every hand is shown (R-HIDE-1).
+        facts.append(
+            _("The computer's last tiles: %(tiles)s.")
+            % {"tiles": " ".join(done.after_move.hands[guided.COMPUTER])}
+        )
         facts.append(
             ngettext(
                 "Your score: %(points)s point.", "Your score: %(points)s points.", result.scores[0]

@@ -137,6 +137,7 @@ def test_an_anonymous_visitor_plays_the_whole_guided_game_and_no_game_row_is_wri
     end = _text(client.get("/partie-guidee/").content)
     assert "Étape 6 terminée" in end
     assert "26 points" in end and "13 points" in end
+    assert "Les dernières lettres de l’ordinateur : S L D M B F." in end
     assert Game.objects.count() == 0  # not rated, in no list, in nobody's games
 
 
