@@ -150,7 +150,11 @@ def _returns_owed(state: rules.GameState, move: rules.Move) -> int:
 
 def preview(game: Game, position: int, move: rules.Move, lang: str) -> Any:
     """Judge ``move`` for the player at ``position`` without saving anything."""
-    state = state_of(game)
+    return preview_state(state_of(game), position, move, lang)
+
+
+def preview_state(state: rules.GameState, position: int, move: rules.Move, lang: str) -> Preview:
+    """Judge ``move`` on ``state`` (no game row: the guided game's positions too)."""
     move = with_player(move, position)
     owed = _returns_owed(state, move)
     try:

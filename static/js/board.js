@@ -620,7 +620,8 @@
   }
 
   function afterRebuild(focus) {
-    const status = $(".turn-banner, #game-over-title", area);
+    // A page may name what to read instead (data-announce: the guided game's step news).
+    const status = $("[data-announce], .turn-banner, #game-over-title", area);
     if (status) announce(status.textContent.trim());
     if (!focus) return;
     const same = focusables()[focus.index];

@@ -222,6 +222,20 @@ def diable_dialog(page: Page) -> None:
     pages.expect(page.locator("#diable-dialog")).to_be_visible()
 
 
+def guided_wrong_move(page: Page) -> None:
+    """The guided game's first step, a word off Départ: the engine's refusal and the guidance."""
+    pages.tap(page, "C", "G8")
+    pages.tap(page, "H", "H8")
+    pages.expect(page.locator("#preview.is-error .guided-guidance")).to_be_visible()
+
+
+def guided_to_the_end(page: Page) -> None:
+    """Every step of the guided game played through the page (``tests/learn/test_guided.py``'s moves)."""
+    from tests.browser.test_guided_game import play_every_step
+
+    play_every_step(page)
+
+
 def invite_nobody(page: Page) -> None:
     form = page.locator("form.create-form")
     form.locator('input[name="invite"]').fill("personne")
@@ -239,6 +253,9 @@ PAGES: dict[str, Callable[[Stage], Visit]] = {
     "home, signed in": lambda s: Visit(s.camille, "/"),
     "how to play": lambda s: Visit(None, "/regles/"),
     "how to play, printable": lambda s: Visit(None, "/regles/imprimer/"),
+    "guided first game, step 1": lambda s: Visit(None, "/partie-guidee/"),
+    "guided first game, a wrong move": lambda s: Visit(None, "/partie-guidee/", guided_wrong_move),
+    "guided first game, finished": lambda s: Visit(s.camille, "/partie-guidee/", guided_to_the_end),
     "lobby": lambda s: (s.table, Visit(s.camille, "/parties/"))[1],
     "create a table, with errors": lambda s: Visit(s.camille, "/parties/", invite_nobody),
     "table waiting, its creator": lambda s: Visit(s.hugo, f"/parties/{s.table.pk}/"),
