@@ -20,10 +20,12 @@ from accounts.forms import DeleteAccountForm, PlannedVacationForm, SettingsForm,
 from accounts.models import EmailKind, User
 from accounts.permissions import can_play
 from accounts.services import email_unsubscribe, user_delete
+from diamino_site.ratelimit import limited
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def settings_view(request: HttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
@@ -36,6 +38,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def vacation_view(request: HttpRequest) -> HttpResponse:
     """Start a vacation now or book one ahead, cancel a planned one, or come back early."""
     user = request.user
@@ -126,6 +129,7 @@ def _int_or_zero(value: str | None) -> int:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def delete_account(request: HttpRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -152,6 +156,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
 
 @csrf_exempt  # signed links: the token is the proof, and mail providers POST without a session
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """A GET asks; a POST (the page's button, or RFC 8058's one-click) unsubscribes.
 
@@ -178,6 +183,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def confirm_email_first(request: HttpRequest) -> HttpResponse:
     next_url = request.GET.get("next") or request.POST.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
