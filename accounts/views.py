@@ -154,9 +154,10 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/player.html", {"player": player})
 
 
+# No rate limit: the signed token is the proof and the change is idempotent, and a
+# mail provider's one-click POSTs (RFC 8058) come for all its users from a few addresses.
 @csrf_exempt  # signed links: the token is the proof, and mail providers POST without a session
 @require_http_methods(["GET", "POST"])
-@limited("form")
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """A GET asks; a POST (the page's button, or RFC 8058's one-click) unsubscribes.
 
