@@ -20,10 +20,12 @@ from accounts.forms import DeleteAccountForm, PlannedVacationForm, SettingsForm,
 from accounts.models import EmailKind, User
 from accounts.permissions import can_play
 from accounts.services import email_unsubscribe, user_delete
+from diamino_site.ratelimit import limited
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def settings_view(request: HttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
@@ -36,6 +38,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def vacation_view(request: HttpRequest) -> HttpResponse:
     """Start a vacation now or book one ahead, cancel a planned one, or come back early."""
     user = request.user
@@ -126,6 +129,7 @@ def _int_or_zero(value: str | None) -> int:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def delete_account(request: HttpRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -150,6 +154,8 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/player.html", {"player": player})
 
 
+# No rate limit: the signed token is the proof and the change is idempotent, and a
+# mail provider's one-click POSTs (RFC 8058) come for all its users from a few addresses.
 @csrf_exempt  # signed links: the token is the proof, and mail providers POST without a session
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
@@ -178,6 +184,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("form")
 def confirm_email_first(request: HttpRequest) -> HttpResponse:
     next_url = request.GET.get("next") or request.POST.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):

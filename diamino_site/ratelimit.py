@@ -13,19 +13,34 @@ out longer by trying again. Call them once the action is known to be valid (a
 refusal for another reason should not spend the allowance), inside the
 service's transaction, so that a refusal also rolls back what it wrote.
 
-Today: invitations and table creation (``games/services/tables.py``).
+Services take a limit on the player (``player_key``) once the action is
+valid: invitations and tables (``games/services/tables.py``), hints
+(``games/services/hints.py``), chat messages (``games/services/chat.py``) and
+reports (``moderation/services.py``). Views take one with ``limited`` before
+anything else, per player when signed in and per client address otherwise
+(allauth's ``get_ip``, which trusts ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies,
+set from ``DJANGO_TRUSTED_PROXY_COUNT``): the word check, the move preview,
+moves and every other form. The counts and windows are the settings'
+``DIAMINO_RATE_LIMITS``; a refused view answers 429 through its ``refuse``
+(an htmx fragment the page shows in place) or the site's ``429.html``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from allauth.core.internal.ratelimit import get_ip
+from django.conf import settings
 from django.core.cache import cache
-from django.utils.translation import ngettext
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,3 +114,74 @@ def wait_text(seconds: int) -> str:
         return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
     hours = math.ceil(minutes / 60)
     return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+
+
+# --- limits from the settings, per player or per address ------------------------------
+
+
+def configured(name: str) -> Limit:
+    """The limit ``name`` of ``settings.DIAMINO_RATE_LIMITS``: ``(count, seconds)``."""
+    count, seconds = settings.DIAMINO_RATE_LIMITS[name]
+    return Limit(name, count=count, seconds=seconds)
+
+
+def player_key(user: Any) -> tuple[object, ...]:
+    """Whose count: a signed-in player's own."""
+    return ("user", user.pk)
+
+
+def visitor_key(request: HttpRequest) -> tuple[object, ...]:
+    """The signed-in player, or else the client's address (behind the trusted proxies)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return player_key(user)
+    return ("ip", get_ip(request))
+
+
+def too_fast_message(exc: RateLimited) -> str:
+    """What a limited visitor reads, in the active language."""
+    return gettext("Too many requests in a short time: try again in %(wait)s.") % {"wait": exc.wait}
+
+
+def request_refusal(request: HttpRequest, name: str) -> str | None:
+    """Count the request under the limit ``name``: None if allowed, else the message."""
+    try:
+        take(configured(name), *visitor_key(request))
+    except RateLimited as exc:
+        return too_fast_message(exc)
+    return None
+
+
+Refuse = Callable[..., HttpResponse]
+"""``refuse(request, message, *view_args, **view_kwargs)``: the 429 answer of a limited view."""
+
+
+def too_fast_page(
+    request: HttpRequest, message: str, *args: object, **kwargs: object
+) -> HttpResponse:
+    """The site's error page, status 429, with the reason."""
+    return render(request, "429.html", {"exception": message}, status=429)
+
+
+def limited(
+    name: str, *, refuse: Refuse = too_fast_page, methods: tuple[str, ...] = ("POST",)
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view counted under the limit ``name`` for the ``methods`` given (POST by default).
+
+    Put it under ``login_required`` and ``require_POST``: only a request the
+    view would serve counts. A limited request reaches nothing of the view,
+    so it changes nothing.
+    """
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method in methods:
+                message = request_refusal(request, name)
+                if message is not None:
+                    return refuse(request, message, *args, **kwargs)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate

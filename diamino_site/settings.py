@@ -387,6 +387,20 @@ DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
 # tests use 1 second to see the page update by itself.
 DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=3600)
 
+# Rate limits (diamino_site/ratelimit.py): name -> (count, seconds), per player when
+# signed in, per client address otherwise. A limited request is a 429 that changes
+# nothing. Far above honest play: the preview fires as tiles are placed (150 ms after
+# the last), so 240 a minute is four a second for a whole minute.
+DIAMINO_RATE_LIMITS: dict[str, tuple[int, int]] = {
+    "word-check": (120, 60),  # /verifier-un-mot/, open to anonymous visitors
+    "preview": (240, 60),
+    "move": (60, 60),  # play, exchange, pass, resign
+    "hint": (30, 600),  # hints computed (one is shown again for free)
+    "chat": (6, 60),
+    "reports": (5, 86400),
+    "form": (60, 60),  # every other form: tables, seats, a day given, settings, vacations…
+}
+
 # Computer players (games/computer.py, games/services/hints.py, docs/COMPUTER.md). Seconds a computer
 # player waits before it answers (with a worker; eagerly it answers at once):
 # a reply in the same instant reads as a glitch, and the pause spreads the load.

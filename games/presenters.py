@@ -199,7 +199,9 @@ class Hint:
     """The best move the computer finds for a player, as the game page shows it.
 
     ``squares`` are the squares a placement covers (highlighted on the
-    board); ``exchange`` the tiles to exchange; ``returns`` the tiles to give
+    board), ``placements`` the placement in the move form's format
+    (``H8=C,I8=a``, lower case a diable: what "Place on the board" puts
+    there); ``exchange`` the tiles to exchange; ``returns`` the tiles to give
     back for red devils. ``points``/``others_points``/``tiles``/``out`` as in
     ``rules.strategy.Suggestion``. ``left``: hints the player has left.
     """
@@ -213,6 +215,7 @@ class Hint:
     tiles: int = 0
     out: bool = False
     squares: tuple[str, ...] = ()
+    placements: str = ""
     exchange: str = ""
     returns: str = ""
     reasons: tuple[dict[str, Any], ...] = ()
@@ -238,6 +241,9 @@ class Hint:
             tiles=best.tiles,
             out=best.out,
             squares=tuple(sq for sq, _ in move.tiles) if isinstance(move, rules.Place) else (),
+            placements=",".join(f"{sq}={letter}" for sq, letter in move.tiles)
+            if isinstance(move, rules.Place)
+            else "",
             exchange=move.tiles if isinstance(move, rules.Exchange) else "",
             returns=move.returns if isinstance(move, rules.Place) else "",
             reasons=tuple(reasons.reason_data(r) for r in best.reasons),

@@ -23,6 +23,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 import rules
 from accounts.permissions import player_required
+from diamino_site import ratelimit
+from diamino_site.ratelimit import limited
 from games import bridge, clock, selectors, services
 from games.errors import GameError
 from games.forms import (
@@ -77,6 +79,8 @@ def _urls(game: Game) -> dict[str, str]:
 
 
 def _error_response(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+    if status == 429:
+        return _too_fast(request, message, game.pk)
     if request.htmx:
         return render(
             request,
@@ -86,6 +90,34 @@ def _error_response(request: HttpRequest, game: Game, message: str, status: int)
         )
     messages.error(request, message)
     return redirect("games:page", game.pk)
+
+
+def _too_fast(
+    request: HttpRequest, message: str, game_id: int | None = None, **_kwargs: object
+) -> HttpResponse:
+    """A rate limit on a game's page: htmx gets the game's ``#move-error`` in place, whatever
+    the form aimed at (``HX-Retarget``); a plain form the site's 429 page, back to the game."""
+    if request.htmx and game_id is not None:
+        response = render(request, "games/game.html#move_error", {"message": message}, status=429)
+        response["HX-Retarget"] = response["HX-Reselect"] = "#move-error"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    back = reverse("games:page", args=[game_id]) if game_id is not None else ""
+    return render(request, "429.html", {"exception": message, "back": back}, status=429)
+
+
+def _table_too_fast(request: HttpRequest, message: str, game_id: int) -> HttpResponse:
+    """A rate limit on a table's htmx form: the table's area again, with the reason."""
+    game = Game.objects.filter(pk=game_id).first()
+    if not request.htmx or game is None or game.status != Game.Status.OPEN:
+        return _too_fast(request, message, game_id if game else None)
+    context = _table_context(request, game) | {"table_message": message, "table_error": True}
+    return render(request, "games/table.html#table_area", context, status=429)
+
+
+def _preview_too_fast(request: HttpRequest, message: str, game_id: int) -> HttpResponse:
+    refused = services.Preview(ok=False, message=message, code="rate-limited")
+    return render(request, "games/game.html#preview", {"preview": refused}, status=429)
 
 
 # --- lobby and lists --------------------------------------------------------------
@@ -135,6 +167,7 @@ def next_game(request: HttpRequest) -> HttpResponse:
 
 @player_required
 @require_POST
+@limited("form")
 def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if not form.is_valid():
@@ -159,6 +192,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @player_required
 @require_POST
+@limited("form")
 def against_computer(request: HttpRequest) -> HttpResponse:
     """ "Jouer contre l'ordinateur": a started game against a computer player, in one click."""
     form = ComputerGameForm(request.POST)
@@ -196,6 +230,7 @@ def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
 
 @player_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_join(game_id=game_id, player=request.user)
@@ -204,6 +239,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_leave(game_id=game_id, player=request.user)
@@ -212,6 +248,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def start(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_start(game_id=game_id, by=request.user)
@@ -220,6 +257,7 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @player_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
     form = SeatComputerForm(request.POST)
     if not form.is_valid():
@@ -235,6 +273,7 @@ def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("form", refuse=_table_too_fast)
 def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
     """The creator takes a computer's seat back; htmx gets the table's area again."""
     _get_game_for_viewer(request, game_id)
@@ -269,6 +308,7 @@ def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -344,6 +384,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
 
 @login_required
 @require_POST
+@limited("preview", refuse=_preview_too_fast)
 def preview(request: HttpRequest, game_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
@@ -364,6 +405,7 @@ def preview(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("move", refuse=_too_fast)
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     # The game is not read here: the service locks and reads it, and returns it
     # with the move; only a refusal needs to know whether the game exists.
@@ -415,6 +457,7 @@ def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpRespo
 
 @login_required
 @require_POST
+@limited("move", refuse=_too_fast)
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     # As for a move, the game is read here only for a refusal: the service locks it.
     try:
@@ -445,6 +488,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
     """Another player gives the player to move one more day (``games/services/time_given.py``)."""
     game = _get_game_for_viewer(request, game_id)
@@ -472,6 +516,7 @@ def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limited("form", refuse=_too_fast)
 def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
     """A seated player asks for the finished game's analysis (when none is on its way)."""
     game = _get_game_for_viewer(request, game_id)
@@ -491,6 +536,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
     form = ChatForm(request.POST)
     error = ""
+    status = 200
     if form.is_valid():
         try:
             services.chat_post(game_id=game_id, author=request.user, text=form.cleaned_data["text"])
@@ -498,14 +544,18 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
             if exc.status == 403:
                 raise Http404 from exc
             error = str(exc.message)
+            if exc.status == 429:  # too many messages: the chat's error, in place, as a 429
+                status = 429
     else:
         error = form.errors["text"][0]
     if not request.htmx:
+        if status == 429:
+            return _too_fast(request, error, game_id)
         if error:
             messages.error(request, error)
         return redirect("games:page", game_id)
     context = _game_context(request, game, chat_error=error)
-    return render(request, "games/game.html#chat", context)
+    return render(request, "games/game.html#chat", context, status=status)
 
 
 @login_required
@@ -530,6 +580,10 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
 def check_word(request: HttpRequest) -> HttpResponse:
     """ "Vérifier un mot": is the word playable in the current French list?"""
     raw = request.GET.get("mot", "").strip()[:40]
-    result = bridge.check_word(raw) if raw else None
     template = "games/check_word.html#verdict" if request.htmx else "games/check_word.html"
+    # Only a word asked counts (settings.DIAMINO_RATE_LIMITS["word-check"]), per address.
+    refusal = ratelimit.request_refusal(request, "word-check") if raw else None
+    if refusal is not None:
+        return render(request, template, {"query": raw, "refusal": refusal}, status=429)
+    result = bridge.check_word(raw) if raw else None
     return render(request, template, {"query": raw, "result": result})

@@ -6,7 +6,9 @@ moves and the chat as they happened and have standing to say something was
 wrong; a spectator who finds a name offensive can ask a player or write to the
 team. It also keeps the queue free of drive-by reports. A player cannot report
 themselves, may not file the same open report twice, and may file at most
-``REPORTS_PER_DAY`` reports in 24 hours.
+``settings.DIAMINO_RATE_LIMITS["reports"]`` reports (5 in 24 hours by default),
+counted in the database rather than the cache: each one emails staff, and
+the count must survive a cache flush.
 
 Each service is one transaction. ``report_create`` locks the reporter's row, so
 two reports sent at once by one player cannot both slip under the limit, and
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -26,8 +29,6 @@ from games.errors import GameError
 from games.models import Game
 from moderation import notify
 from moderation.models import TEXT_MAX_LENGTH, Report
-
-REPORTS_PER_DAY = 5
 
 
 @transaction.atomic
@@ -75,12 +76,13 @@ def report_create(
             _("You have already reported this; the team will look at it."),
             status=409,
         )
-    day_ago = timezone.now() - timedelta(days=1)
-    if mine.filter(created_at__gte=day_ago).count() >= REPORTS_PER_DAY:
+    count, seconds = settings.DIAMINO_RATE_LIMITS["reports"]
+    since = timezone.now() - timedelta(seconds=seconds)
+    if mine.filter(created_at__gte=since).count() >= count:
         raise GameError(
             "too-many",
             _("You have sent %(n)d reports today: wait a day before sending another.")
-            % {"n": REPORTS_PER_DAY},
+            % {"n": count},
             status=429,
         )
     filed = Report.objects.create(

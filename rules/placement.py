@@ -156,7 +156,7 @@ def _check_first(state: GameState, squares: list[int], across: bool | None) -> N
             "first-move-start",
             "R-PLACE-2",
             f"La première lettre du premier mot se pose sur la case Départ {start_name}.",
-            f"The first letter of the first word goes on the Départ square {start_name}.",
+            f"The first letter of the first word goes on the Start square {start_name}.",
         )
     if not FIRST_MOVE_MIN <= len(squares) <= FIRST_MOVE_MAX:
         raise IllegalMove(

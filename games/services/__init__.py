@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from games.bridge import Preview
 from games.services.analysis import analysis_request, game_analyse
-from games.services.chat import CHAT_MAX_LENGTH, CHAT_MAX_PER_MINUTE, chat_post
+from games.services.chat import CHAT_MAX_LENGTH, chat_post
 from games.services.hints import hint_request
 from games.services.moderation import game_annul
 from games.services.moves import game_resign, game_timeout, move_preview, move_submit
@@ -39,7 +39,6 @@ from games.services.time_given import time_give
 
 __all__ = [
     "CHAT_MAX_LENGTH",
-    "CHAT_MAX_PER_MINUTE",
     "INVITATIONS_PER_HOUR",
     "SAME_INVITEE_PER_DAY",
     "TABLES_PER_HOUR",

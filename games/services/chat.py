@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db import transaction
-from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from diamino_site import ratelimit
 from games.errors import GameError
 from games.models import ChatMessage
 from games.services.kernel import locked_game, seat_of
 
 CHAT_MAX_LENGTH = 500
-
-
-CHAT_MAX_PER_MINUTE = 6
 
 
 @transaction.atomic
@@ -31,10 +27,9 @@ def chat_post(*, game_id: int, author: User, text: str) -> ChatMessage:
         raise GameError(
             "chat-long", _("Messages are at most %(n)d characters.") % {"n": CHAT_MAX_LENGTH}
         )
-    minute_ago = timezone.now() - timedelta(minutes=1)
-    recent = game.chat_messages.filter(author=author, created_at__gte=minute_ago).count()
-    if recent >= CHAT_MAX_PER_MINUTE:
-        raise GameError(
-            "chat-fast", _("Slow down: wait a minute before writing again."), status=429
-        )
+    try:  # settings.DIAMINO_RATE_LIMITS["chat"], per author
+        ratelimit.take(ratelimit.configured("chat"), *ratelimit.player_key(author))
+    except ratelimit.RateLimited as exc:
+        message = gettext("Slow down: you can write again in %(wait)s.") % {"wait": exc.wait}
+        raise GameError("chat-fast", message, status=429) from None
     return ChatMessage.objects.create(game=game, author=author, text=text)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
+from diamino_site import ratelimit
 from games import bridge
 from games.errors import GameError, not_running, timed_out
 from games.models import Game, Seat
@@ -45,6 +46,10 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
         return shown
     if hints_left(game, seat) < 1:
         raise _no_hints_left()
+    try:  # the search is the costly part: settings.DIAMINO_RATE_LIMITS["hint"], per player
+        ratelimit.take(ratelimit.configured("hint"), *ratelimit.player_key(player))
+    except ratelimit.RateLimited as exc:
+        raise GameError("rate-limited", ratelimit.too_fast_message(exc), status=429) from None
     best = best_moves(rules.view(bridge.state_of(game), seat.position), 1)[0]
     return _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
 

@@ -331,6 +331,52 @@
     }
   }
 
+  /* ---------------------------------------------------------- the hint */
+
+  /** "Place on the board": the hint's tiles from the hand onto its squares, as if the
+   * player had placed them (a diable with its letter, the red-devil returns chosen),
+   * then the usual preview. The player still presses Play. */
+  function placeHint(event) {
+    const button = event.currentTarget;
+    if (!canPlace()) return;
+    clearMove();
+    const wanted = (button.dataset.placements || "").split(",").filter(Boolean);
+    const used = new Set();
+    const take = (letter) => {
+      const tile = freeTiles().find((x) => !used.has(x) && x.dataset.letter === letter);
+      if (tile) used.add(tile);
+      return tile;
+    };
+    const placed = [];
+    for (const item of wanted) {
+      const [name, letter] = item.split("=");
+      const sq = squares.get(name);
+      const diable = letter !== letter.toUpperCase();
+      const tile = take(diable ? DIABLE : letter);
+      if (!sq || !tile || !isFree(sq)) {
+        announce(t(button, "tMissing"));
+        return;
+      }
+      placed.push({ square: sq, letter: letter.toUpperCase(), diable, tile });
+    }
+    const chosen = [];
+    for (const letter of button.dataset.returns || "") {
+      const tile = take(letter);
+      if (!tile) {
+        announce(t(button, "tMissing"));
+        return;
+      }
+      chosen.push(tile);
+    }
+    for (const entry of placed) {
+      pending.push(entry);
+      entry.tile.classList.add("is-placed");
+    }
+    returns = new Set(chosen);
+    changed();
+    announce(t(button, "tPlaced"));
+  }
+
   /* ---------------------------------------------------------- exchange */
 
   function setMode(next) {
@@ -586,6 +632,7 @@
       hand.addEventListener("pointerdown", onPointerDown);
       hand.addEventListener("touchmove", onTouchMove, { passive: false });
     }
+    $("#hint-place")?.addEventListener("click", placeHint);
     $("#shuffle-hand")?.addEventListener("click", shuffleHand);
     $("#recall-tiles")?.addEventListener("click", clearMove);
     $("#direction-toggle")?.addEventListener("click", toggleDirection);

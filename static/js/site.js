@@ -1,6 +1,15 @@
 // Behaviour every page may need, kept out of the markup: the site's Content-Security-Policy
 // allows no inline script or handler (docs/ARCHITECTURE.md, "Security headers").
 (() => {
+  // A rate limit (HTTP 429) answers with a fragment made for the place it goes (the move's
+  // error, the chat's, the preview, the word check…): show it there as for any answer.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.xhr && event.detail.xhr.status === 429) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   // An area marked data-swap-only-own takes an htmx answer only if the answer is that area
   // again (a refusal included). Anything else — the log-in page after the session ended, a
   // CSRF or server error page — is not ours to nest in the page: load the page again instead,

@@ -33,6 +33,7 @@ import rules
 from accounts.emails import unsubscribe_token
 from accounts.models import EmailKind
 from accounts.services import user_delete
+from diamino_site.ratelimit import too_fast_page
 from games import services
 from games.models import Game
 from tests.browser import pages
@@ -325,6 +326,7 @@ PAGES: dict[str, Callable[[Stage], Visit]] = {
     "error 403": error_page(403),
     "error 404": error_page(404),
     "error 500": error_page(500),
+    "error 429, too many requests": error_page(429),
     "error 403, staff page for a player": lambda s: Visit(
         s.camille, f"/equipe/parties/{s.finished.pk}/rejouer/", status=403
     ),
@@ -344,6 +346,7 @@ urlpatterns = [
     path("_test/404/", _raise(Http404)),
     path("_test/400/", _raise(SuspiciousOperation)),
     path("_test/500/", _raise(RuntimeError)),
+    path("_test/429/", lambda request: too_fast_page(request, "axe")),
     path("", include("diamino_site.urls")),
 ]
 

@@ -6,15 +6,18 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.utils import timezone
 
 from games import services as game_services
 from games.errors import GameError
 from moderation.models import Report
-from moderation.services import REPORTS_PER_DAY, report_create, report_resolve
+from moderation.services import report_create, report_resolve
 from tests.factories import make_player
 from tests.games.conftest import seat_at, start_game
 from tests.moderation.conftest import report, seat_of
+
+REPORTS_PER_DAY = settings.DIAMINO_RATE_LIMITS["reports"][0]
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,54 @@
+"""A limited request on the game page: the reason shows where the player looks, nothing changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import ChatMessage, Game
+from tests.browser import pages
+from tests.browser.pages import expect
+from tests.factories import make_player
+from tests.games.conftest import rig, seat_at, snapshot, start_game
+
+pytestmark = pytest.mark.browser
+
+TOO_FAST = "Trop de demandes en peu de temps\u00a0: réessayez dans"
+
+
+@pytest.fixture
+def game(transactional_db) -> Game:
+    game = start_game([make_player("alice"), make_player("bob")])
+    return rig(game, ("CHATEAUXESLN", "R?KWIOMPBDLN"))
+
+
+def test_a_limited_preview_move_and_chat_say_so_in_place(browse, game, settings) -> None:
+    limits = settings.DIAMINO_RATE_LIMITS
+    settings.DIAMINO_RATE_LIMITS = limits | {"preview": (1, 60), "move": (0, 60), "chat": (1, 60)}
+    page = browse(seat_at(game, 0).player)
+    page.goto(f"/parties/{game.pk}/")
+    before = snapshot(game)
+
+    pages.tap(page, "C", "H8")  # the one preview allowed: one letter is not a word yet
+    expect(page.locator("#preview.is-error")).to_contain_text("R-")
+    pages.tap(page, "H", "I8")  # the next is refused: said in the preview, the tiles stay
+    expect(page.locator("#preview.is-error")).to_contain_text(TOO_FAST)
+    expect(page.locator("#board .sq.has-pending")).to_have_count(2)
+    expect(page.locator("#play-button")).to_be_disabled()
+
+    # A pass is a move: refused in the move's error area, the page kept.
+    form = page.locator("#move-form")
+    form.locator("details.confirm summary").click()
+    form.locator('button[name="action"][value="pass"]').click()
+    expect(page.locator("#move-error")).to_contain_text(TOO_FAST)
+    expect(pages.area(page)).to_have_attribute("data-version", "0")
+
+    chat = page.locator("#chat-text")
+    chat.fill("Bonne partie")
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#chat-messages")).to_contain_text("Bonne partie")
+    chat.fill("Encore un mot")
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#chat-body .chat-error")).to_contain_text("Doucement")
+    expect(chat).to_have_value("Encore un mot")  # kept, to send again later
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["Bonne partie"]
+    assert snapshot(game) == before
