@@ -19,12 +19,13 @@ from accounts.emails import BadUnsubscribeToken, read_unsubscribe_token
 from accounts.forms import DeleteAccountForm, PlannedVacationForm, SettingsForm, VacationForm
 from accounts.models import EmailKind, User
 from accounts.permissions import can_play
+from accounts.requests import SignedInRequest
 from accounts.services import email_unsubscribe, user_delete
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def settings_view(request: HttpRequest) -> HttpResponse:
+def settings_view(request: SignedInRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -36,7 +37,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def vacation_view(request: HttpRequest) -> HttpResponse:
+def vacation_view(request: SignedInRequest) -> HttpResponse:
     """Start a vacation now or book one ahead, cancel a planned one, or come back early."""
     user = request.user
     action = request.POST.get("action")
@@ -126,7 +127,7 @@ def _int_or_zero(value: str | None) -> int:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: SignedInRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         user_delete(user=request.user)
@@ -178,7 +179,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def confirm_email_first(request: HttpRequest) -> HttpResponse:
+def confirm_email_first(request: SignedInRequest) -> HttpResponse:
     next_url = request.GET.get("next") or request.POST.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = ""

@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 import rules
 from accounts.permissions import player_required
+from accounts.requests import HtmxRequest, SignedInRequest
 from games import bridge, clock, selectors, services
 from games.errors import GameError
 from games.forms import (
@@ -76,7 +77,7 @@ def _urls(game: Game) -> dict[str, str]:
     } | {"check_word": reverse("games:check_word")}
 
 
-def _error_response(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _error_response(request: SignedInRequest, game: Game, message: str, status: int) -> HttpResponse:
     if request.htmx:
         return render(
             request,
@@ -119,13 +120,13 @@ def _lobby(
 
 @login_required
 @require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: SignedInRequest) -> HttpResponse:
     return render(request, "games/my_games.html", {"games": selectors.my_games(request.user)})
 
 
 @login_required
 @require_GET
-def next_game(request: HttpRequest) -> HttpResponse:
+def next_game(request: SignedInRequest) -> HttpResponse:
     game = selectors.next_game_to_play(request.user)
     if game is None:
         messages.info(request, _("No game is waiting for your move: here are all your games."))
@@ -135,7 +136,7 @@ def next_game(request: HttpRequest) -> HttpResponse:
 
 @player_required
 @require_POST
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: SignedInRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form=form, status=400)
@@ -159,7 +160,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @player_required
 @require_POST
-def against_computer(request: HttpRequest) -> HttpResponse:
+def against_computer(request: SignedInRequest) -> HttpResponse:
     """ "Jouer contre l'ordinateur": a started game against a computer player, in one click."""
     form = ComputerGameForm(request.POST)
     if not form.is_valid():
@@ -179,7 +180,7 @@ def against_computer(request: HttpRequest) -> HttpResponse:
     return redirect("games:page", game.pk)
 
 
-def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
+def _table_action(request: SignedInRequest, game_id: int, action) -> HttpResponse:
     _get_game_for_viewer(request, game_id)
     try:
         action()
@@ -196,7 +197,7 @@ def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
 
 @player_required
 @require_POST
-def join(request: HttpRequest, game_id: int) -> HttpResponse:
+def join(request: SignedInRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_join(game_id=game_id, player=request.user)
     )
@@ -204,7 +205,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+def leave(request: SignedInRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_leave(game_id=game_id, player=request.user)
     )
@@ -212,7 +213,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def start(request: HttpRequest, game_id: int) -> HttpResponse:
+def start(request: SignedInRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_start(game_id=game_id, by=request.user)
     )
@@ -220,7 +221,7 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @player_required
 @require_POST
-def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+def seat_computer(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = SeatComputerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the computer's level: beginner or experienced."))
@@ -235,7 +236,7 @@ def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+def unseat_computer(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The creator takes a computer's seat back; htmx gets the table's area again."""
     _get_game_for_viewer(request, game_id)
     form = UnseatComputerForm(request.POST)
@@ -269,7 +270,7 @@ def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+def invite(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, form.errors["username"][0])
@@ -287,7 +288,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def page(request: HttpRequest, game_id: int) -> HttpResponse:
+def page(request: SignedInRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
     since = request.GET.get("since")
     if request.htmx and since is not None and since == str(game.move_count):
@@ -303,7 +304,7 @@ def page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _table_context(request: HttpRequest, game: Game) -> dict:
+def _table_context(request: SignedInRequest, game: Game) -> dict:
     seats = list(game.seats.select_related("player"))
     return {
         "game": game,
@@ -316,7 +317,7 @@ def _table_context(request: HttpRequest, game: Game) -> dict:
     }
 
 
-def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
+def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
     view = selectors.game_view(game, request.user)
     seated = view.my_position is not None
     context = {
@@ -344,7 +345,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
 
 @login_required
 @require_POST
-def preview(request: HttpRequest, game_id: int) -> HttpResponse:
+def preview(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         result = services.Preview(ok=False, message=form.first_error(), code="input")
@@ -364,7 +365,7 @@ def preview(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
+def play(request: SignedInRequest, game_id: int) -> HttpResponse:
     # The game is not read here: the service locks and reads it, and returns it
     # with the move; only a refusal needs to know whether the game exists.
     form = MoveForm(request.POST)
@@ -387,7 +388,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     return _after_move(request, played.game)
 
 
-def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
+def _after_move(request: SignedInRequest, game: Game) -> HttpResponse:
     """The new game area for htmx (``game`` is the row the service saved), else the page.
 
     When the turn went to a computer player, the row is read again: with eager
@@ -400,7 +401,7 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
     return _game_area(request, game)
 
 
-def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpResponse:
+def _game_area(request: SignedInRequest, game: Game, message: str = "") -> HttpResponse:
     """The answer to an action on the game page: its new game area for htmx, else the page.
 
     ``message``: a refusal to show with it (in the area's ``#move-error``, or with the page).
@@ -415,7 +416,7 @@ def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpRespo
 
 @login_required
 @require_POST
-def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+def resign(request: SignedInRequest, game_id: int) -> HttpResponse:
     # As for a move, the game is read here only for a refusal: the service locks it.
     try:
         resigned = services.game_resign(game_id=game_id, player=request.user)
@@ -427,7 +428,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+def hint(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The best move for the player to move (unrated games): shown in the game area."""
     game = _get_game_for_viewer(request, game_id)
     form = VersionForm(request.POST)
@@ -445,7 +446,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
+def give_time(request: SignedInRequest, game_id: int) -> HttpResponse:
     """Another player gives the player to move one more day (``games/services/time_given.py``)."""
     game = _get_game_for_viewer(request, game_id)
     form = TimeGiftForm(request.POST)
@@ -472,7 +473,7 @@ def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
+def analyse(request: SignedInRequest, game_id: int) -> HttpResponse:
     """A seated player asks for the finished game's analysis (when none is on its way)."""
     game = _get_game_for_viewer(request, game_id)
     try:
@@ -487,7 +488,7 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def chat(request: HttpRequest, game_id: int) -> HttpResponse:
+def chat(request: SignedInRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
     form = ChatForm(request.POST)
     error = ""
@@ -510,7 +511,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def record(request: HttpRequest, game_id: int) -> HttpResponse:
+def record(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The game record (RECORD.md) — only once the game is over (R-HIDE-1)."""
     game = _get_game_for_viewer(request, game_id)
     if not game.is_over:
@@ -527,7 +528,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def check_word(request: HttpRequest) -> HttpResponse:
+def check_word(request: HtmxRequest) -> HttpResponse:
     """ "Vérifier un mot": is the word playable in the current French list?"""
     raw = request.GET.get("mot", "").strip()[:40]
     result = bridge.check_word(raw) if raw else None

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import (
@@ -41,6 +42,9 @@ from accounts.models import User
 from games.models import Game, Mode, Seat
 from ratings.models import PROVISIONAL_GAMES, Rating, RatingChange
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 DEFAULT_MIN_GAMES = 3
 MAX_MIN_GAMES = 100
 MARQUE_TABLE_SIZES = (2, 3, 4)
@@ -51,7 +55,7 @@ class Column:
     """A sortable column of the statistics leaderboard: its slug is the ``?tri=`` value."""
 
     slug: str
-    label: str
+    label: StrOrPromise
     # Descending fields, best first; the username breaks every remaining tie.
     order: tuple[str, ...]
 

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.requests import HtmxRequest
 from games.models import Mode
 from ratings import selectors
 from ratings.forms import RatingFilterForm, StatsFilterForm
@@ -45,7 +46,7 @@ def _page(request: HttpRequest, rows: QuerySet) -> Page:
     return Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
 
 
-def _template(request: HttpRequest, page: str) -> str:
+def _template(request: HtmxRequest, page: str) -> str:
     # A history restore after a pushed URL needs the whole page, not the fragment.
     if request.htmx and not request.htmx.history_restore_request:
         return f"{page}#table"
