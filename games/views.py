@@ -77,7 +77,9 @@ def _urls(game: Game) -> dict[str, str]:
     } | {"check_word": reverse("games:check_word")}
 
 
-def _error_response(request: SignedInRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _error_response(
+    request: SignedInRequest, game: Game, message: str, status: int
+) -> HttpResponse:
     if request.htmx:
         return render(
             request,
