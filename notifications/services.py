@@ -43,8 +43,10 @@ EMAIL_KIND: dict[str, str] = {
 }
 
 
-def why_not(user: User, kind: str) -> str:
+def why_not(user: User | None, kind: str) -> str:
     """Why ``user`` gets no email of ``kind`` now, for the admin; "" when they do."""
+    if user is None:
+        return "no recipient"
     email_kind = EMAIL_KIND[kind]
     if wants_email(user, email_kind):
         return ""

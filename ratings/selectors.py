@@ -132,7 +132,8 @@ def marque_leaderboard(query: StatsQuery) -> QuerySet[User]:
         User.objects.filter(seats, deleted_at__isnull=True, is_active=True, bot_level="")
         .annotate(**seat_aggregates("seats__"))
         .annotate(win_rate=Cast("wins", FloatField()) / Cast("games", FloatField()))
-        .filter(games__gte=query.min_games)
+        # "games" is seat_aggregates()' annotation, passed as **kwargs: the plugin cannot see it.
+        .filter(games__gte=query.min_games)  # type: ignore[misc]
         .only("username", "display_name", "deleted_at", "bot_level")
         .order_by(*query.order)
     )
