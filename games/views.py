@@ -275,7 +275,7 @@ def unseat_computer(request: SignedInRequest, game_id: int) -> HttpResponse:
 def invite(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, form.errors["username"][0])
+        messages.error(request, str(form.errors["username"][0]))
         return redirect("games:page", game_id)
     invitee = form.cleaned_data["username"]
     return _table_action(
@@ -502,7 +502,7 @@ def chat(request: SignedInRequest, game_id: int) -> HttpResponse:
                 raise Http404 from exc
             error = str(exc.message)
     else:
-        error = form.errors["text"][0]
+        error = str(form.errors["text"][0])
     if not request.htmx:
         if error:
             messages.error(request, error)

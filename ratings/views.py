@@ -55,7 +55,7 @@ def _template(request: HtmxRequest, page: str) -> str:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: HtmxRequest) -> HttpResponse:
     form = StatsFilterForm(request.GET)
     query = form.stats_query()
     rows = selectors.marque_leaderboard(query)
@@ -74,7 +74,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def rating_board(request: HttpRequest, mode: str) -> HttpResponse:
+def rating_board(request: HtmxRequest, mode: str) -> HttpResponse:
     if mode not in Mode.values:
         raise Http404
     form = RatingFilterForm(request.GET)
