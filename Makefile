@@ -10,7 +10,7 @@ PORT ?= 8000
 # The address emails link to: the one `make run` serves, unless SITE_URL is set.
 SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: setup dawg run test test-fast lint format migrate worker beat bench screenshots messages clean lock
+.PHONY: setup dawg run test test-fast typecheck lint format migrate worker beat bench screenshots messages clean lock
 
 setup: $(STAMP) dawg
 
@@ -66,7 +66,13 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# mypy over the whole checkout, strict on rules/ ([tool.mypy] in pyproject.toml);
+# incremental: .mypy_cache keeps what did not change.
+typecheck: setup
+	$(BIN)/mypy
 
 # The suite without the browser tests: what CI runs on a second Python (.ci/run).
 test-fast: setup
@@ -96,4 +102,4 @@ messages: setup
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -10,7 +10,7 @@ from accounts.models import User, Vacation
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         (
             "Diamino",
             {"fields": ("display_name", "language", "time_zone", "deleted_at", "bot_level")},

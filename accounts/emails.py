@@ -119,11 +119,12 @@ def wants_email(user: User, kind: str) -> bool:
 
 def _switched_on(user: User, preference: str) -> bool:
     """The player's on/off setting for invitations, finished games or (staff) reports."""
-    return {
+    switches: dict[str, bool] = {
         EmailKind.INVITATIONS: user.invitation_emails,
         EmailKind.GAME_OVER: user.game_over_emails,
         EmailKind.REPORTS: user.report_emails,
-    }[preference]
+    }
+    return switches[preference]
 
 
 def build_email(
@@ -157,7 +158,7 @@ def build_email(
             "email_kind_label": EmailKind(preference).label,
             "language": user.language,
         }
-        subject = render_to_string(f"emails/{name}_subject.txt", full_context)
+        subject: str = render_to_string(f"emails/{name}_subject.txt", full_context)
         text = render_to_string(f"emails/{name}_body.txt", full_context)
         html = render_to_string(f"emails/{name}_body.html", full_context)
     # One line, but only ASCII whitespace is folded: str.split() would also eat the

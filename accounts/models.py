@@ -85,7 +85,7 @@ class User(AbstractUser):
         help_text=_("Set for computer players only."),
     )
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # not in django-stubs
         verbose_name = _("player")
         verbose_name_plural = _("players")
 

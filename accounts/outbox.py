@@ -29,10 +29,12 @@ KIND = Notification.Kind.ACCOUNT
 
 
 def account_email_write(
-    *, message: EmailMultiAlternatives, template_prefix: str, recipient: User | None
+    *, message: EmailMessage, template_prefix: str, recipient: User | None
 ) -> Notification | None:
     """Put one rendered allauth email in the outbox (call it inside the request)."""
-    html = next((body for body, mimetype in message.alternatives if mimetype == "text/html"), "")
+    # allauth's render_mail gives an EmailMessage, with alternatives when it has a text part.
+    alternatives = message.alternatives if isinstance(message, EmailMultiAlternatives) else []
+    html = next((body for body, mimetype in alternatives if mimetype == "text/html"), "")
     name = template_prefix.rsplit("/", 1)[-1]
     return notification_write(
         recipient=recipient,

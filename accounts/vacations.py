@@ -40,6 +40,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User, Vacation
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
     from games.models import Game
 
 DAY = timedelta(days=1)
@@ -48,7 +50,7 @@ DAY = timedelta(days=1)
 class VacationRefused(Exception):
     """The vacation cannot be taken; ``message`` says why, in the active language."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: StrOrPromise) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -19,6 +19,7 @@ from accounts.emails import BadUnsubscribeToken, read_unsubscribe_token
 from accounts.forms import DeleteAccountForm, PlannedVacationForm, SettingsForm, VacationForm
 from accounts.models import EmailKind, User
 from accounts.permissions import can_play
+from accounts.requests import SignedInRequest
 from accounts.services import email_unsubscribe, user_delete
 from diamino_site.ratelimit import limited
 
@@ -26,7 +27,7 @@ from diamino_site.ratelimit import limited
 @login_required
 @require_http_methods(["GET", "POST"])
 @limited("form")
-def settings_view(request: HttpRequest) -> HttpResponse:
+def settings_view(request: SignedInRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -39,7 +40,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @limited("form")
-def vacation_view(request: HttpRequest) -> HttpResponse:
+def vacation_view(request: SignedInRequest) -> HttpResponse:
     """Start a vacation now or book one ahead, cancel a planned one, or come back early."""
     user = request.user
     action = request.POST.get("action")
@@ -130,7 +131,7 @@ def _int_or_zero(value: str | None) -> int:
 @login_required
 @require_http_methods(["GET", "POST"])
 @limited("form")
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: SignedInRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         user_delete(user=request.user)
@@ -185,7 +186,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @limited("form")
-def confirm_email_first(request: HttpRequest) -> HttpResponse:
+def confirm_email_first(request: SignedInRequest) -> HttpResponse:
     next_url = request.GET.get("next") or request.POST.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = ""

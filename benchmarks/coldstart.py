@@ -30,7 +30,7 @@ import tarfile
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,7 +234,7 @@ def _env(folder: Path, states: Path) -> dict[str, str]:
     }
 
 
-def _wait(what: str, ready, timeout: float = 120) -> None:  # type: ignore[no-untyped-def]
+def _wait(what: str, ready: Callable[[], object], timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if ready():

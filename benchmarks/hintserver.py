@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from diamino_site.celery import app
@@ -22,6 +24,9 @@ from diamino_site.wsgi import application as site
 from rules import view
 from rules.serialize import state_from_dict
 from rules.strategy import best_moves
+
+if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIEnvironment
 
 STATES = Path(os.environ.get("BENCH_HINT_STATES", "states.json"))
 FOLDER = Path(os.environ.get("BENCH_HINT_FOLDER", "."))
@@ -55,7 +60,7 @@ def hint(index: int) -> None:
     (FOLDER / f"answer-{result['pid']}.json").write_text(json.dumps(result), encoding="utf-8")
 
 
-def application(environ: dict, start_response):  # type: ignore[no-untyped-def]
+def application(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
     if environ.get("PATH_INFO") != "/_bench/hint":
         return site(environ, start_response)
     index = int(parse_qs(environ.get("QUERY_STRING", "")).get("i", ["0"])[0])

@@ -522,9 +522,9 @@ def web_section(run: Run) -> list[str]:
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for endpoint, label in PLAY_ROWS:
-            e = play.endpoints.get(endpoint)
-            if e is None:
+            if endpoint not in play.endpoints:
                 continue
+            e = play.endpoints[endpoint]
             lat = e.latency
             lines.append(
                 f"| {label} | {lat.count} | {e.per_second:.1f} | {_ms(lat.p50)} | "

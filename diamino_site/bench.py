@@ -25,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.cache import never_cache
 
+from accounts.requests import SignedInRequest
 from games.models import Game, Seat
 
 QUERIES_HEADER = "X-Queries"
@@ -38,7 +39,7 @@ def bare(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 @login_required
-def floor(request: HttpRequest, game_id: int) -> HttpResponse:
+def floor(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The least any game page must do for a player: read the game and their seat.
 
     Answers the player's hand as plain text: no template, no other seat, no

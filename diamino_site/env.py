@@ -11,6 +11,7 @@ import os
 from collections.abc import Mapping, MutableMapping
 from email.utils import getaddresses
 from pathlib import Path
+from typing import overload
 from urllib.parse import urlparse
 
 from django.core.exceptions import ImproperlyConfigured, ValidationError
@@ -86,6 +87,14 @@ def env_list(
     return items
 
 
+@overload
+def env_url(
+    name: str, default: str, *, schemes: tuple[str, ...], environ: Mapping[str, str] | None = None
+) -> str: ...
+@overload
+def env_url(
+    name: str, default: None, *, schemes: tuple[str, ...], environ: Mapping[str, str] | None = None
+) -> str | None: ...
 def env_url(
     name: str,
     default: str | None,

@@ -36,18 +36,21 @@ logger = logging.getLogger("django.contrib.sessions")
 class SessionStore(cached_db.SessionStore):
     def load(self) -> dict[str, Any]:
         try:
-            data = self._cache.get(self.cache_key)
+            # _cache and _get_session_from_db: Django's, not in django-stubs.
+            data = self._cache.get(self.cache_key)  # type: ignore[attr-defined]
         except Exception:
             logger.warning("Session cache unavailable, reading the database", exc_info=True)
             data = None
         if data is not None:
             return data
-        row = self._get_session_from_db()
+        row = self._get_session_from_db()  # type: ignore[attr-defined]
         if not row:
             return {}
         data = self.decode(row.session_data)
         try:
-            self._cache.set(self.cache_key, data, self.get_expiry_age(expiry=row.expire_date))
+            self._cache.set(  # type: ignore[attr-defined]
+                self.cache_key, data, self.get_expiry_age(expiry=row.expire_date)
+            )
         except Exception:
             logger.warning("Session cache unavailable, not caching the session", exc_info=True)
         return data

@@ -179,7 +179,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": DATA_DIR / "diamino.sqlite3",
+            "NAME": DATA_DIR / "diamino.sqlite3",  # type: ignore[typeddict-item]  # a Path works
             # Correspondence play is write-light; WAL lets readers and the one
             # writer proceed together, and the timeout rides out short locks.
             "OPTIONS": {

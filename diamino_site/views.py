@@ -49,7 +49,8 @@ def _broker_ok() -> tuple[bool, str]:
     timeout = settings.DIAMINO_HEALTH_TIMEOUT.total_seconds()
     try:
         with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=timeout)
+            # celery-types' kombu stub says int; the timeout is seconds, and a float works.
+            conn.ensure_connection(max_retries=1, timeout=timeout)  # type: ignore[arg-type]
     except Exception as exc:
         return False, type(exc).__name__
     return True, "redis"

@@ -149,7 +149,8 @@ def _check_state(game: Game, state: rules.GameState, seats: list[Seat]) -> list[
     names = {s.position: str(s.player) for s in seats}
     differences: list[Difference] = []
     for key in [*expected, *(k for k in stored if k not in expected)]:
-        want, have = expected.get(key), stored.get(key)
+        want: Any = expected.get(key)  # the state's JSON: the engine's, and the row's
+        have: Any = stored.get(key)
         if want == have:
             continue
         if key == "board" and isinstance(have, str):

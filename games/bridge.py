@@ -54,6 +54,8 @@ def current_word_list_id() -> str:
 
 
 def state_of(game: Game) -> rules.GameState:
+    if game.state is None:
+        raise ValueError(f"game {game.pk} has not started: it has no state")
     return rules.state_from_dict(game.state, config_of(game))
 
 
@@ -188,7 +190,9 @@ def preview_state(state: rules.GameState, position: int, move: rules.Move, lang:
 def record_of(game: Game) -> dict[str, Any]:
     """The game record (RECORD.md): the deal and every move with what it drew."""
     config = config_of(game)
-    seats = sorted(game.seats.select_related("player"), key=lambda s: s.position)
+    if game.setup is None:
+        raise ValueError(f"game {game.pk} has not started: it has no record")
+    seats = sorted(game.seats.select_related("player"), key=lambda s: s.drawn_position)
     document = rules_record.write_record(
         config,
         [s.player.username for s in seats],

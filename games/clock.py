@@ -95,7 +95,7 @@ def reminder_lead(days_per_move: int) -> timedelta:
     return min(REMINDER_LEAD, days_per_move * DAY / 2)
 
 
-def vacations_of(player_ids: Iterable[int], since: datetime) -> dict[int, list[Interval]]:
+def vacations_of(player_ids: Iterable[int | None], since: datetime) -> dict[int, list[Interval]]:
     """Each player's vacations that end after ``since``, in one query."""
     ids = {pk for pk in player_ids if pk is not None}
     found: dict[int, list[Interval]] = defaultdict(list)
@@ -148,7 +148,7 @@ def lock_turns_of(player_id: int) -> list[Game]:
 
 def is_overdue(game: Game, now: datetime, *, player_id: int | None = None) -> bool:
     """Whether the player to move in ``game`` let their deadline pass by ``now``."""
-    if not is_ticking(game) or game.turn_started_at + turn_days(game) * DAY > now:
+    if not is_ticking(game) or turn_started(game) + turn_days(game) * DAY > now:
         return False  # vacations only push a deadline later: no need to read them
     deadline = deadline_of(game, player_id=player_id)
     return deadline is not None and deadline <= now
@@ -157,7 +157,7 @@ def is_overdue(game: Game, now: datetime, *, player_id: int | None = None) -> bo
 def _to_move_player_id(game: Game) -> int | None:
     if game.to_move_id is None:
         return None
-    if Game.to_move.is_cached(game):
+    if Game.to_move.is_cached(game) and game.to_move is not None:
         return game.to_move.player_id
     return Seat.objects.filter(pk=game.to_move_id).values_list("player_id", flat=True).first()
 
@@ -170,13 +170,27 @@ def is_ticking(game: Game) -> bool:
     )
 
 
+def seat_to_move(game: Game) -> Seat:
+    """The seat whose turn it is, in a game that has one (a ticking game does)."""
+    if game.to_move is None:
+        raise ValueError(f"game {game.pk} has no player to move")
+    return game.to_move
+
+
+def turn_started(game: Game) -> datetime:
+    """When the turn under way began, in a game that has one (a ticking game does)."""
+    if game.turn_started_at is None:
+        raise ValueError(f"game {game.pk} has no turn under way")
+    return game.turn_started_at
+
+
 def turn_key(game: Game) -> str:
     """Names one turn of one game, for the keys of its emails (turn, reminder, day given).
 
     Made of the seat to move and when its turn began, so a move that does not
     pass the turn (a resignation out of turn) keeps the same key.
     """
-    stamp = int(game.turn_started_at.timestamp() * 1_000_000)
+    stamp = int(turn_started(game).timestamp() * 1_000_000)
     return f"{game.pk}:{game.to_move_id}:{stamp}"
 
 
@@ -192,8 +206,9 @@ def deadline_of(
         return None
     if vacations is None:
         player_id = player_id if player_id is not None else _to_move_player_id(game)
-        vacations = vacations_of([player_id], game.turn_started_at).get(player_id, [])
-    return turn_deadline(game.turn_started_at, turn_days(game), vacations)
+        found = vacations_of([player_id], turn_started(game))
+        vacations = found.get(player_id, []) if player_id is not None else []
+    return turn_deadline(turn_started(game), turn_days(game), vacations)
 
 
 def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
@@ -202,14 +217,16 @@ def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
     result: dict[int, datetime | None] = {g.pk: None for g in games}
     if not ticking:
         return result
-    players = dict(
+    players: dict[int | None, int] = dict(
         Seat.objects.filter(pk__in=[g.to_move_id for g in ticking]).values_list("pk", "player_id")
     )
-    since = min(g.turn_started_at for g in ticking)
+    since = min(turn_started(g) for g in ticking)
     vacations = vacations_of(players.values(), since)
     for game in ticking:
         player_id = players.get(game.to_move_id)
         result[game.pk] = turn_deadline(
-            game.turn_started_at, turn_days(game), vacations.get(player_id, [])
+            turn_started(game),
+            turn_days(game),
+            vacations.get(player_id, []) if player_id is not None else [],
         )
     return result

@@ -69,7 +69,8 @@ def apply_timeouts(now: datetime | None = None) -> int:
             with transaction.atomic():
                 game = Game.objects.select_for_update().get(pk=game_id)
                 deadline = clock.deadline_of(game)
-                if deadline is None or deadline > now:
+                # A deadline means a seat to move (clock.is_ticking).
+                if deadline is None or deadline > now or game.to_move_id is None:
                     continue
                 if services.game_timeout(game_id=game.pk, seat_id=game.to_move_id) is not None:
                     done += 1
@@ -92,7 +93,7 @@ def _reminder_key(game: Game, deadline: datetime) -> str:
     key = f"reminder:{clock.turn_key(game)}"
     if game.turn_extra_days:
         key = f"{key}:{game.turn_extra_days}"
-    if deadline != game.turn_started_at + clock.turn_days(game) * clock.DAY:
+    if deadline != clock.turn_started(game) + clock.turn_days(game) * clock.DAY:
         key = f"{key}:vacation-{int(deadline.timestamp())}"
     return key
 
@@ -107,14 +108,17 @@ def write_reminders(now: datetime | None = None) -> int:
     """
     now = now or timezone.now()
     games = list(_turns_older_than(now, clock.reminder_lead).select_related("to_move__player"))
+    # Every one has a player to move and a turn under way (_turns_older_than).
+    seats = {g.pk: clock.seat_to_move(g) for g in games}
     vacations = clock.vacations_of(
-        [g.to_move.player_id for g in games], min((g.turn_started_at for g in games), default=now)
+        [seats[g.pk].player_id for g in games],
+        min((clock.turn_started(g) for g in games), default=now),
     )
     due = {}
     for game in games:
-        player = game.to_move.player
+        player = seats[game.pk].player
         away = vacations.get(player.pk, [])
-        deadline = clock.turn_deadline(game.turn_started_at, clock.turn_days(game), away)
+        deadline = clock.turn_deadline(clock.turn_started(game), clock.turn_days(game), away)
         if not deadline - clock.reminder_lead(game.days_per_move) <= now < deadline:
             continue
         if clock.on_vacation_until(away, now) is not None:
@@ -126,7 +130,7 @@ def write_reminders(now: datetime | None = None) -> int:
         if key in written:
             continue
         row = notification_write(
-            recipient=game.to_move.player,
+            recipient=clock.seat_to_move(game).player,
             kind=Notification.Kind.REMINDER,
             key=key,
             game_id=game.pk,

@@ -34,7 +34,7 @@ from games import email_board as board
 from games.models import Game, Invitation, Seat
 from games.presenters import notation_shown
 from notifications.models import Notification
-from notifications.renderers import Renderer, Skip
+from notifications.renderers import Renderer, Skip, recipient_of
 
 Kind = Notification.Kind
 
@@ -117,6 +117,7 @@ def _still_this_turn(row: Notification, game: Game) -> None:
     if (
         game.status != Game.Status.RUNNING
         or game.turn_started_at is None
+        or game.to_move_id is None
         or clock.turn_key(game) != row.context.get("turn")
         or not game.seats.filter(pk=game.to_move_id, player=row.recipient).exists()
     ):
@@ -126,14 +127,14 @@ def _still_this_turn(row: Notification, game: Game) -> None:
 def _turn(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
-    return "turn", {**game_context(game, row.recipient), "first_move": game.move_count == 0}
+    return "turn", {**game_context(game, recipient_of(row)), "first_move": game.move_count == 0}
 
 
 def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
     vacation_url = absolute_url(reverse("accounts:vacation"))
-    return "reminder", {**game_context(game, row.recipient), "vacation_url": vacation_url}
+    return "reminder", {**game_context(game, recipient_of(row)), "vacation_url": vacation_url}
 
 
 def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
@@ -143,7 +144,7 @@ def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
     if giver is None:
         raise Skip("the giver's seat is not in the game any more")
     return "time_gift", {
-        **game_context(game, row.recipient),
+        **game_context(game, recipient_of(row)),
         "giver": selectors.seat_name(giver),
         "extra_days": game.turn_extra_days,
     }
@@ -153,7 +154,7 @@ def _game_started(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     if game.status != Game.Status.RUNNING:
         raise Skip("the game is not running any more")
-    return "game_started", game_context(game, row.recipient)
+    return "game_started", game_context(game, recipient_of(row))
 
 
 def _timeout(row: Notification) -> tuple[str, dict[str, Any]]:
@@ -162,7 +163,7 @@ def _timeout(row: Notification) -> tuple[str, dict[str, Any]]:
     if move is None:
         raise Skip("the time-out is not in the game any more")
     return "timeout", {
-        **game_context(game, row.recipient),
+        **game_context(game, recipient_of(row)),
         "timed_out": selectors.seat_name(move.seat),
         "it_was_me": move.seat.player_id == row.recipient_id,
     }
@@ -190,7 +191,7 @@ def _game_over(row: Notification) -> tuple[str, dict[str, Any]]:
     ranking = _ranking(game)
     me = next((s for s in game.seats.all() if s.player_id == row.recipient_id), None)
     return "game_over", {
-        **game_context(game, row.recipient),
+        **game_context(game, recipient_of(row)),
         "ranking": ranking,
         "winners": [r["name"] for r in ranking if r["is_winner"]],
         "i_won": bool(me and me.is_winner),
@@ -261,13 +262,13 @@ def waiting_games(user: User) -> list[dict[str, Any]]:
 
 
 def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
-    entries = waiting_games(row.recipient)
+    entries = waiting_games(recipient_of(row))
     if not entries:
         raise Skip("no game waits for the player any more")
     return "digest", {
         "entries": entries,
         "my_games_url": absolute_url(reverse("games:mine")),
-        "time_zone": row.recipient.time_zone,
+        "time_zone": recipient_of(row).time_zone,
     }
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class GameError(Exception):
@@ -13,7 +18,7 @@ class GameError(Exception):
     answers with.
     """
 
-    def __init__(self, code: str, message: str, *, status: int = 400) -> None:
+    def __init__(self, code: str, message: StrOrPromise, *, status: int = 400) -> None:
         super().__init__(str(message))
         self.code = code
         self.message = message

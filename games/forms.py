@@ -79,6 +79,7 @@ class CreateGameForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        assert data is not None  # Form.clean gives cleaned_data
         mode, seats = data.get("mode"), data.get("seats")
         refusal = policies.seats_refusal(mode, seats) if mode and seats else None
         if refusal is not None:
@@ -169,6 +170,7 @@ class MoveForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        assert data is not None  # Form.clean gives cleaned_data
         action = data.get("action")
         if action == "place" and not data.get("placements") and "placements" not in self.errors:
             self.add_error("placements", _("Put at least one tile on the board."))

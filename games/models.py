@@ -10,11 +10,17 @@ show.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 class Mode(models.TextChoices):
@@ -97,6 +103,13 @@ class Game(models.Model):
     analysis_queued_at = models.DateTimeField(_("analysis queued"), null=True, blank=True)
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
 
+    # Not columns: what ``selectors.my_games`` sets on the games it lists, for the templates.
+    deadline: datetime | None
+    my_seat: Seat
+    invited_by: User
+    opponents: list[User]
+    against_computer: bool
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "-created_at"])]
@@ -164,6 +177,13 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.game_id}"
+
+    @property
+    def drawn_position(self) -> int:
+        """``position`` in a game that has started, where every seat has one."""
+        if self.position is None:
+            raise ValueError(f"seat {self.pk} has no position: its game has not started")
+        return self.position
 
 
 class Move(models.Model):

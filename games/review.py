@@ -93,7 +93,7 @@ def replay_step(game: Game, step: int | None) -> ReplayStep:
     replay there: the steps before it can be shown and ``error`` says why.
     """
     config = bridge.config_of(game)
-    seats = sorted(game.seats.select_related("player"), key=lambda s: s.position)
+    seats = sorted(game.seats.select_related("player"), key=lambda s: s.drawn_position)
     names = {s.position: seat_name(s) for s in seats}
     rows = list(game.moves.select_related("seat").order_by("number"))
     document = bridge.record_of(game)

@@ -181,9 +181,9 @@ def _seat_views(
             position=s.position if s.position is not None else k,
             name=seat_name(s),
             profile_url=_profile_url(s),
-            hand_size=len(state.hands[s.position]) if state else 0,
-            score=state.scores[s.position] if state else 0,
-            status=state.status[s.position] if state else s.status,
+            hand_size=len(state.hands[s.drawn_position]) if state else 0,
+            score=state.scores[s.drawn_position] if state else 0,
+            status=state.status[s.drawn_position] if state else s.status,
             is_turn=turn is not None and s.position == turn,
             is_me=me is not None and s.pk == me.pk,
             is_winner=s.position in winners,
@@ -195,8 +195,8 @@ def _seat_views(
             )
             if turn is not None and s.position == turn
             else None,
-            final_hand="".join(state.hands[s.position]) if (state and over) else None,
-            place=places[s.position] if places else None,
+            final_hand="".join(state.hands[s.drawn_position]) if (state and over) else None,
+            place=places[s.drawn_position] if places else None,
             is_computer=s.player.is_computer,
         )
         for k, s in enumerate(seats)
@@ -211,7 +211,7 @@ def _my_hand(
         return None
     return tuple(
         TileView(index=k, letter=t, value=values.get(t, 0))
-        for k, t in enumerate(state.hands[me.position])
+        for k, t in enumerate(state.hands[me.drawn_position])
     )
 
 

@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 import rules
 from accounts.permissions import player_required
+from accounts.requests import HtmxRequest, SignedInRequest
 from diamino_site import ratelimit
 from diamino_site.ratelimit import limited
 from games import bridge, clock, selectors, services
@@ -78,7 +79,9 @@ def _urls(game: Game) -> dict[str, str]:
     } | {"check_word": reverse("games:check_word")}
 
 
-def _error_response(request: HttpRequest, game: Game, message: str, status: int) -> HttpResponse:
+def _error_response(
+    request: SignedInRequest, game: Game, message: str, status: int
+) -> HttpResponse:
     if status == 429:
         return _too_fast(request, message, game.pk)
     if request.htmx:
@@ -93,7 +96,7 @@ def _error_response(request: HttpRequest, game: Game, message: str, status: int)
 
 
 def _too_fast(
-    request: HttpRequest, message: str, game_id: int | None = None, **_kwargs: object
+    request: HtmxRequest, message: str, game_id: int | None = None, **_kwargs: object
 ) -> HttpResponse:
     """A rate limit on a game's page: htmx gets the game's ``#move-error`` in place, whatever
     the form aimed at (``HX-Retarget``); a plain form the site's 429 page, back to the game."""
@@ -106,7 +109,7 @@ def _too_fast(
     return render(request, "429.html", {"exception": message, "back": back}, status=429)
 
 
-def _table_too_fast(request: HttpRequest, message: str, game_id: int) -> HttpResponse:
+def _table_too_fast(request: SignedInRequest, message: str, game_id: int) -> HttpResponse:
     """A rate limit on a table's htmx form: the table's area again, with the reason."""
     game = Game.objects.filter(pk=game_id).first()
     if not request.htmx or game is None or game.status != Game.Status.OPEN:
@@ -115,7 +118,7 @@ def _table_too_fast(request: HttpRequest, message: str, game_id: int) -> HttpRes
     return render(request, "games/table.html#table_area", context, status=429)
 
 
-def _preview_too_fast(request: HttpRequest, message: str, game_id: int) -> HttpResponse:
+def _preview_too_fast(request: HtmxRequest, message: str, game_id: int) -> HttpResponse:
     refused = services.Preview(ok=False, message=message, code="rate-limited")
     return render(request, "games/game.html#preview", {"preview": refused}, status=429)
 
@@ -151,13 +154,13 @@ def _lobby(
 
 @login_required
 @require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: SignedInRequest) -> HttpResponse:
     return render(request, "games/my_games.html", {"games": selectors.my_games(request.user)})
 
 
 @login_required
 @require_GET
-def next_game(request: HttpRequest) -> HttpResponse:
+def next_game(request: SignedInRequest) -> HttpResponse:
     game = selectors.next_game_to_play(request.user)
     if game is None:
         messages.info(request, _("No game is waiting for your move: here are all your games."))
@@ -168,7 +171,7 @@ def next_game(request: HttpRequest) -> HttpResponse:
 @player_required
 @require_POST
 @limited("form")
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: SignedInRequest) -> HttpResponse:
     form = CreateGameForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form=form, status=400)
@@ -193,7 +196,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @player_required
 @require_POST
 @limited("form")
-def against_computer(request: HttpRequest) -> HttpResponse:
+def against_computer(request: SignedInRequest) -> HttpResponse:
     """ "Jouer contre l'ordinateur": a started game against a computer player, in one click."""
     form = ComputerGameForm(request.POST)
     if not form.is_valid():
@@ -213,7 +216,7 @@ def against_computer(request: HttpRequest) -> HttpResponse:
     return redirect("games:page", game.pk)
 
 
-def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
+def _table_action(request: SignedInRequest, game_id: int, action) -> HttpResponse:
     _get_game_for_viewer(request, game_id)
     try:
         action()
@@ -231,7 +234,7 @@ def _table_action(request: HttpRequest, game_id: int, action) -> HttpResponse:
 @player_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def join(request: HttpRequest, game_id: int) -> HttpResponse:
+def join(request: SignedInRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_join(game_id=game_id, player=request.user)
     )
@@ -240,7 +243,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+def leave(request: SignedInRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_leave(game_id=game_id, player=request.user)
     )
@@ -249,7 +252,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def start(request: HttpRequest, game_id: int) -> HttpResponse:
+def start(request: SignedInRequest, game_id: int) -> HttpResponse:
     return _table_action(
         request, game_id, lambda: services.game_start(game_id=game_id, by=request.user)
     )
@@ -258,7 +261,7 @@ def start(request: HttpRequest, game_id: int) -> HttpResponse:
 @player_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+def seat_computer(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = SeatComputerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the computer's level: beginner or experienced."))
@@ -274,7 +277,7 @@ def seat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("form", refuse=_table_too_fast)
-def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
+def unseat_computer(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The creator takes a computer's seat back; htmx gets the table's area again."""
     _get_game_for_viewer(request, game_id)
     form = UnseatComputerForm(request.POST)
@@ -309,10 +312,10 @@ def unseat_computer(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+def invite(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, form.errors["username"][0])
+        messages.error(request, str(form.errors["username"][0]))
         return redirect("games:page", game_id)
     invitee = form.cleaned_data["username"]
     return _table_action(
@@ -327,7 +330,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def page(request: HttpRequest, game_id: int) -> HttpResponse:
+def page(request: SignedInRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
     since = request.GET.get("since")
     if request.htmx and since is not None and since == str(game.move_count):
@@ -343,7 +346,7 @@ def page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _table_context(request: HttpRequest, game: Game) -> dict:
+def _table_context(request: SignedInRequest, game: Game) -> dict:
     seats = list(game.seats.select_related("player"))
     return {
         "game": game,
@@ -356,7 +359,7 @@ def _table_context(request: HttpRequest, game: Game) -> dict:
     }
 
 
-def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
+def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
     view = selectors.game_view(game, request.user)
     seated = view.my_position is not None
     context = {
@@ -385,7 +388,7 @@ def _game_context(request: HttpRequest, game: Game, **extra) -> dict:
 @login_required
 @require_POST
 @limited("preview", refuse=_preview_too_fast)
-def preview(request: HttpRequest, game_id: int) -> HttpResponse:
+def preview(request: SignedInRequest, game_id: int) -> HttpResponse:
     form = MoveForm(request.POST)
     if not form.is_valid():
         result = services.Preview(ok=False, message=form.first_error(), code="input")
@@ -406,7 +409,7 @@ def preview(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("move", refuse=_too_fast)
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
+def play(request: SignedInRequest, game_id: int) -> HttpResponse:
     # The game is not read here: the service locks and reads it, and returns it
     # with the move; only a refusal needs to know whether the game exists.
     form = MoveForm(request.POST)
@@ -429,7 +432,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     return _after_move(request, played.game)
 
 
-def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
+def _after_move(request: SignedInRequest, game: Game) -> HttpResponse:
     """The new game area for htmx (``game`` is the row the service saved), else the page.
 
     When the turn went to a computer player, the row is read again: with eager
@@ -442,7 +445,7 @@ def _after_move(request: HttpRequest, game: Game) -> HttpResponse:
     return _game_area(request, game)
 
 
-def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpResponse:
+def _game_area(request: SignedInRequest, game: Game, message: str = "") -> HttpResponse:
     """The answer to an action on the game page: its new game area for htmx, else the page.
 
     ``message``: a refusal to show with it (in the area's ``#move-error``, or with the page).
@@ -458,7 +461,7 @@ def _game_area(request: HttpRequest, game: Game, message: str = "") -> HttpRespo
 @login_required
 @require_POST
 @limited("move", refuse=_too_fast)
-def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+def resign(request: SignedInRequest, game_id: int) -> HttpResponse:
     # As for a move, the game is read here only for a refusal: the service locks it.
     try:
         resigned = services.game_resign(game_id=game_id, player=request.user)
@@ -470,7 +473,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def hint(request: HttpRequest, game_id: int) -> HttpResponse:
+def hint(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The best move for the player to move (unrated games): shown in the game area."""
     game = _get_game_for_viewer(request, game_id)
     form = VersionForm(request.POST)
@@ -489,7 +492,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
+def give_time(request: SignedInRequest, game_id: int) -> HttpResponse:
     """Another player gives the player to move one more day (``games/services/time_given.py``)."""
     game = _get_game_for_viewer(request, game_id)
     form = TimeGiftForm(request.POST)
@@ -517,7 +520,7 @@ def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @limited("form", refuse=_too_fast)
-def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
+def analyse(request: SignedInRequest, game_id: int) -> HttpResponse:
     """A seated player asks for the finished game's analysis (when none is on its way)."""
     game = _get_game_for_viewer(request, game_id)
     try:
@@ -532,7 +535,7 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def chat(request: HttpRequest, game_id: int) -> HttpResponse:
+def chat(request: SignedInRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
     form = ChatForm(request.POST)
     error = ""
@@ -547,7 +550,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
             if exc.status == 429:  # too many messages: the chat's error, in place, as a 429
                 status = 429
     else:
-        error = form.errors["text"][0]
+        error = str(form.errors["text"][0])
     if not request.htmx:
         if status == 429:
             return _too_fast(request, error, game_id)
@@ -560,7 +563,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def record(request: HttpRequest, game_id: int) -> HttpResponse:
+def record(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The game record (RECORD.md) — only once the game is over (R-HIDE-1)."""
     game = _get_game_for_viewer(request, game_id)
     if not game.is_over:
@@ -577,7 +580,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def check_word(request: HttpRequest) -> HttpResponse:
+def check_word(request: HtmxRequest) -> HttpResponse:
     """ "Vérifier un mot": is the word playable in the current French list?"""
     raw = request.GET.get("mot", "").strip()[:40]
     template = "games/check_word.html#verdict" if request.htmx else "games/check_word.html"

@@ -9,10 +9,11 @@ page, linked from each report.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -21,10 +22,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.requests import user_of
 from games.errors import GameError
 from games.staff_views import is_staff, plays_in
 from moderation import services
 from moderation.models import Report
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class ReportForm(forms.ModelForm):
@@ -109,7 +114,7 @@ class ReportAdmin(admin.ModelAdmin):
             return False
         if obj is None:
             return True
-        return obj.status == Report.Status.OPEN and services.own_case(obj, request.user) is None
+        return obj.status == Report.Status.OPEN and services.own_case(obj, user_of(request)) is None
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -139,7 +144,7 @@ class ReportAdmin(admin.ModelAdmin):
         if report is not None:
             # ``review_links`` sees only the report: tell it the viewer plays in the game.
             report.viewer_plays = plays_in(request.user, report.game)
-            conflict = services.own_case(report, request.user)
+            conflict = services.own_case(report, user_of(request))
             open_ = report.status == Report.Status.OPEN
             if conflict is not None and open_ and request.method == "GET":
                 # Why the page is read-only for them (``has_change_permission``).
@@ -147,7 +152,7 @@ class ReportAdmin(admin.ModelAdmin):
         return report
 
     @admin.display(description=_("review"))
-    def review_links(self, report: Report) -> str:
+    def review_links(self, report: Report) -> StrOrPromise:
         if getattr(report, "viewer_plays", False):
             return _("You play in this game: another staff member must review it.")
         return format_html(
@@ -164,7 +169,7 @@ class ReportAdmin(admin.ModelAdmin):
         """Saving an open report resolves it through the service (who and when included)."""
         try:
             services.report_resolve(
-                report_id=obj.pk, by=request.user, resolution=form.cleaned_data["resolution"]
+                report_id=obj.pk, by=user_of(request), resolution=form.cleaned_data["resolution"]
             )
         except GameError as exc:
             messages.error(request, exc.message)
@@ -188,7 +193,7 @@ class ReportAdmin(admin.ModelAdmin):
             "title": _("Resolve reports"),
             "reports": reports,
             "form": form,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         status = 400 if form.is_bound and not form.is_valid() else 200
         return TemplateResponse(
@@ -199,7 +204,9 @@ class ReportAdmin(admin.ModelAdmin):
         done = []
         for report in reports:
             try:
-                services.report_resolve(report_id=report.pk, by=request.user, resolution=resolution)
+                services.report_resolve(
+                    report_id=report.pk, by=user_of(request), resolution=resolution
+                )
             except GameError as exc:
                 messages.warning(
                     request,

@@ -17,7 +17,7 @@ from games.emails import game_title, game_url
 from moderation.models import Report
 from moderation.services import own_case
 from notifications.models import Notification
-from notifications.renderers import Renderer, Skip
+from notifications.renderers import Renderer, Skip, recipient_of
 
 Kind = Notification.Kind
 
@@ -42,7 +42,7 @@ def _report(row: Notification) -> tuple[str, dict[str, Any]]:
         raise Skip("the report no longer exists")
     if report.status != Report.Status.OPEN:
         raise Skip("the report is resolved already")
-    staff = row.recipient
+    staff = recipient_of(row)
     if not (staff.is_active and staff.is_staff):
         raise Skip("the recipient is no longer staff")
     if own_case(report, staff) is not None:

@@ -28,7 +28,9 @@ class ReportForm(forms.Form):
     def __init__(self, *args, others: Iterable[Seat] = (), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # The other seats by seat id: usernames of deleted accounts are blanked.
-        self.fields["about"].choices = [
+        about = self.fields["about"]
+        assert isinstance(about, forms.ChoiceField)
+        about.choices = [
             (GAME_ITSELF, _("The game itself")),
             *((str(seat.pk), str(seat.player)) for seat in others),
         ]

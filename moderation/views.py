@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.requests import SignedInRequest
 from diamino_site.ratelimit import limited
 from games.errors import GameError
 from games.models import Game, Seat
@@ -29,7 +30,7 @@ def _get_game_for_reporter(request: HttpRequest, game_id: int) -> tuple[Game, li
 @login_required
 @require_http_methods(["GET", "POST"])
 @limited("form")
-def report(request: HttpRequest, game_id: int) -> HttpResponse:
+def report(request: SignedInRequest, game_id: int) -> HttpResponse:
     game, others = _get_game_for_reporter(request, game_id)
     status = 200
     if request.method == "POST":

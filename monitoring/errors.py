@@ -13,7 +13,10 @@ set up yet, so nothing here touches the apps.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sentry_sdk.types import Event, Hint
 
 FILTERED = "[Filtered]"
 # Field names whose values are private: the hands and tiles (R-HIDE-1), what holds
@@ -70,9 +73,9 @@ def scrub(value: Any) -> Any:
     return value
 
 
-def before_send(event: dict[str, Any], hint: dict[str, Any]) -> dict[str, Any]:
+def before_send(event: Event, hint: Hint) -> Event:
     """Sentry's last look at an event (and at a transaction) before it leaves the process."""
-    request = event.get("request")
+    request: Any = event.get("request")  # as the integrations filled it: checked below
     if isinstance(request, dict):
         kept = {key: request[key] for key in _REQUEST_KEPT if key in request}
         headers = request.get("headers") or {}

@@ -22,6 +22,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.utils import translation
 
 from accounts.emails import build_email
+from accounts.models import User
 from notifications import kinds
 from notifications.kinds import Skip
 from notifications.models import Notification
@@ -66,9 +67,16 @@ def renderer_of(kind: str) -> Renderer:
         ) from None
 
 
+def recipient_of(row: Notification) -> User:
+    """The player ``row`` is for: every notification but an account email has one."""
+    if row.recipient is None:
+        raise Skip("the notification has no recipient")
+    return row.recipient
+
+
 def render(row: Notification) -> EmailMultiAlternatives:
     """The email for ``row``, in its recipient's language and time zone."""
-    user = row.recipient
+    user = recipient_of(row)
     if not user.email:
         raise Skip("the player has no email address")
     renderer = renderer_of(row.kind)

@@ -101,7 +101,7 @@ def send_one(notification_id: int) -> Outcome:
     row = Notification.objects.select_related("recipient", "game").get(pk=notification_id)
     kind = kinds.get(row.kind)
     # A kind whose context must not outlive the email (a reset link) is emptied once done.
-    done = {"context": {}} if kind.forget_after_send else {}
+    done: dict[str, object] = {"context": {}} if kind.forget_after_send else {}
     try:
         # Preferences may have changed since the row was written: honour them now.
         reason = kind.why_not(row.recipient, row.kind)

@@ -43,8 +43,10 @@ EMAIL_KIND: dict[str, str] = {
 }
 
 
-def why_not(user: User, kind: str) -> str:
+def why_not(user: User | None, kind: str) -> str:
     """Why ``user`` gets no email of ``kind`` now, for the admin; "" when they do."""
+    if user is None:
+        return "no recipient"
     email_kind = EMAIL_KIND[kind]
     if wants_email(user, email_kind):
         return ""
@@ -140,7 +142,12 @@ def notification_queue(
     from notifications.tasks import send_notification
 
     try:
-        send_notification.apply_async((notification_id,), countdown=countdown, expires=expires)
+        # None is Celery's own default for both; celery-types does not allow it.
+        send_notification.apply_async(
+            (notification_id,),
+            countdown=countdown,  # type: ignore[arg-type]
+            expires=expires,  # type: ignore[arg-type]
+        )
     except Exception:
         log.warning(
             "notification %s not queued; the sweep will retry", notification_id, exc_info=True

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import connections
 from django.db.models import (
@@ -41,6 +42,9 @@ from accounts.models import User
 from games.models import Game, Mode, Seat
 from ratings.models import PROVISIONAL_GAMES, Rating, RatingChange
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 DEFAULT_MIN_GAMES = 3
 MAX_MIN_GAMES = 100
 MARQUE_TABLE_SIZES = (2, 3, 4)
@@ -51,7 +55,7 @@ class Column:
     """A sortable column of the statistics leaderboard: its slug is the ``?tri=`` value."""
 
     slug: str
-    label: str
+    label: StrOrPromise
     # Descending fields, best first; the username breaks every remaining tie.
     order: tuple[str, ...]
 
@@ -128,7 +132,8 @@ def marque_leaderboard(query: StatsQuery) -> QuerySet[User]:
         User.objects.filter(seats, deleted_at__isnull=True, is_active=True, bot_level="")
         .annotate(**seat_aggregates("seats__"))
         .annotate(win_rate=Cast("wins", FloatField()) / Cast("games", FloatField()))
-        .filter(games__gte=query.min_games)
+        # "games" is seat_aggregates()' annotation, passed as **kwargs: the plugin cannot see it.
+        .filter(games__gte=query.min_games)  # type: ignore[misc]
         .only("username", "display_name", "deleted_at", "bot_level")
         .order_by(*query.order)
     )

@@ -92,6 +92,7 @@ def rating_record_game(*, game: Game) -> None:
     _lock_series(game.mode)
     if RatingChange.objects.filter(game=game).exists():
         return
+    assert game.finished_at is not None  # is_rated: the game is over
     if RatingChange.objects.filter(_after(game.finished_at, game.pk), mode=game.mode).exists():
         # A later game was rated first (the two finished at nearly the same
         # time): replay from this one so the order stays (finished_at, id).
@@ -212,9 +213,11 @@ def _rate_game(game: Game, state: dict[int, PlayerRating]) -> list[RatingChange]
     if len(seats) < MIN_PLAYERS:
         return []
     before = [state.get(seat.player_id, PlayerRating()) for seat in seats]
-    after = rate_table(before, [seat.rank for seat in seats])
+    ranks = [seat.rank for seat in seats if seat.rank is not None]  # every seat's, as above
+    after = rate_table(before, ranks)
+    assert game.finished_at is not None  # only a finished game is rated
     changes = []
-    for seat, old, (mu, sigma) in zip(seats, before, after, strict=True):
+    for seat, rank, old, (mu, sigma) in zip(seats, ranks, before, after, strict=True):
         state[seat.player_id] = PlayerRating(mu, sigma, old.games + 1)
         changes.append(
             RatingChange(
@@ -222,7 +225,7 @@ def _rate_game(game: Game, state: dict[int, PlayerRating]) -> list[RatingChange]
                 player_id=seat.player_id,
                 mode=game.mode,
                 finished_at=game.finished_at,
-                rank=seat.rank,
+                rank=rank,
                 players=len(seats),
                 mu_before=old.mu,
                 sigma_before=old.sigma,

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from accounts.requests import HtmxRequest
 from games.models import Mode
 from ratings import selectors
 from ratings.forms import RatingFilterForm, StatsFilterForm
@@ -45,7 +46,7 @@ def _page(request: HttpRequest, rows: QuerySet) -> Page:
     return Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
 
 
-def _template(request: HttpRequest, page: str) -> str:
+def _template(request: HtmxRequest, page: str) -> str:
     # A history restore after a pushed URL needs the whole page, not the fragment.
     if request.htmx and not request.htmx.history_restore_request:
         return f"{page}#table"
@@ -54,7 +55,7 @@ def _template(request: HttpRequest, page: str) -> str:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: HtmxRequest) -> HttpResponse:
     form = StatsFilterForm(request.GET)
     query = form.stats_query()
     rows = selectors.marque_leaderboard(query)
@@ -73,7 +74,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def rating_board(request: HttpRequest, mode: str) -> HttpResponse:
+def rating_board(request: HtmxRequest, mode: str) -> HttpResponse:
     if mode not in Mode.values:
         raise Http404
     form = RatingFilterForm(request.GET)

@@ -34,6 +34,7 @@ import re
 import threading
 from array import array
 from collections.abc import Iterable
+from typing import TypeAlias
 
 from rules.dictionary import WordList, WordSet
 
@@ -58,7 +59,8 @@ ROOT = STRIDE
 
 _WORD = re.compile(r"[A-Z]{2,}")
 
-Cells = memoryview | array
+# A string: array is not subscriptable at run time before Python 3.12.
+Cells: TypeAlias = "memoryview | array[int]"
 """The packed graph: a ``memoryview`` of the mapped file (format ``I``) or an
 ``array('I')`` built in memory; both read a cell as ``cells[offset]``."""
 
@@ -121,7 +123,7 @@ def _minimal_trie(words: list[str]) -> tuple[_Trie, int]:
     return root, len(register) + 1
 
 
-def pack(words: Iterable[str]) -> tuple[array, int, int]:
+def pack(words: Iterable[str]) -> tuple[array[int], int, int]:
     """The packed DAWG of ``words`` (see the module): its cells, node count
     and word count. The same words always give the same cells: nodes are
     numbered breadth first from the root, letters in alphabetical order."""
@@ -230,8 +232,9 @@ def words_of(words: WordList) -> Iterable[str]:
     """Every word of ``words``; TypeError for a list that cannot be enumerated."""
     if isinstance(words, WordSet):
         return words.words
-    if hasattr(words, "__iter__"):
-        return iter(words)  # type: ignore[call-overload]
+    if isinstance(words, Iterable):
+        every: Iterable[str] = iter(words)
+        return every
     raise TypeError(
         f"the move generator needs a word list it can enumerate, not {type(words).__name__}"
     )

@@ -63,7 +63,7 @@ def _list_sha(list_id: str) -> bytes:
     return bytes.fromhex(str(wordlist.read_metadata(list_id)["sha256"]))
 
 
-def encode(cells: array, nodes: int, words: int, list_id: str, list_sha: bytes) -> bytes:
+def encode(cells: array[int], nodes: int, words: int, list_id: str, list_sha: bytes) -> bytes:
     """The file's bytes: header, then the cells (little-endian 32-bit)."""
     if cells.itemsize != 4 or sys.byteorder != "little":
         raise DawgFileError("the DAWG file needs 32-bit cells on a little-endian machine")

@@ -16,7 +16,8 @@ from typing import Protocol, runtime_checkable
 class WordList(Protocol):
     """Anything with an ``id`` and membership test on upper-case words."""
 
-    id: str
+    @property
+    def id(self) -> str: ...
 
     def __contains__(self, word: str) -> bool: ...
 

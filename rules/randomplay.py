@@ -36,9 +36,9 @@ def find_move(state: GameState, rng: random.Random, tries: int = 150) -> Move:
         listed = getattr(state.config.words, "words", None)
         for word in sorted(listed) if listed is not None else _OPEN_FIRST:
             if 2 <= len(word) <= 8:
-                place = _spell(state, layout.start, rng.random() < 0.5, word, hand)
-                if place is not None:
-                    candidates.append(Place(player, place))
+                spelled = _spell(state, layout.start, rng.random() < 0.5, word, hand)
+                if spelled is not None:
+                    candidates.append(Place(player, spelled))
         rng.shuffle(candidates)
     else:
         anchors = [
@@ -61,9 +61,9 @@ def find_move(state: GameState, rng: random.Random, tries: int = 150) -> Move:
             if nxt < len(board) and (not across or nxt % width) and board[nxt] == EMPTY:
                 word = "".join(rng.sample(hand, 2)).replace("?", "E") if len(hand) > 1 else ""
                 if word:
-                    place = _spell(state, anchor, across, word, hand)
-                    if place is not None:
-                        candidates.append(Place(player, place))
+                    spelled = _spell(state, anchor, across, word, hand)
+                    if spelled is not None:
+                        candidates.append(Place(player, spelled))
         rng.shuffle(candidates)
     for place in candidates[:tries]:
         for move in _with_returns(state, place, rng):

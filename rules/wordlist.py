@@ -140,7 +140,8 @@ def resolve(list_id: str = DEFAULT) -> str:
 
 def read_metadata(list_id: str) -> dict[str, object]:
     path = DATA_DIR / f"{resolve(list_id)}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    metadata: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return metadata
 
 
 def _read(list_id: str) -> WordList:

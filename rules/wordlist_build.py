@@ -168,6 +168,7 @@ def lexicon_entries(ibdawg_module: ModuleType) -> Iterator[tuple[str, str]]:
 
 
 def lexicon_file(ibdawg_module: ModuleType) -> Path:
+    assert ibdawg_module.__file__ is not None, "the lexicon's module is a file"
     return Path(ibdawg_module.__file__).parent / "_dictionaries" / DICTIONARY
 
 

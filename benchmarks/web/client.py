@@ -418,7 +418,10 @@ def chain_worker(players: Sequence[Player]) -> Callable[[Phase], Awaitable[None]
     """One game played flat out: whoever is to move loads their page and submits at once."""
 
     async def work(phase: Phase) -> None:
-        order = sorted(players, key=lambda p: p.seen.my_position if p.seen else 0)
+        order = sorted(
+            players,
+            key=lambda p: p.seen.my_position if p.seen and p.seen.my_position is not None else 0,
+        )
         turn = next((k for k, p in enumerate(order) if p.seen and p.seen.my_turn), 0)
         while phase.running():
             mover = order[turn % len(order)]

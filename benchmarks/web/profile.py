@@ -22,7 +22,7 @@ import random
 import statistics
 import sys
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ OTHER = "other"
 
 def categorize(stacks: list[tuple[list[str], float]]) -> dict[str, float]:
     """Share of the time per category; ``stacks`` are pyinstrument frame records."""
-    totals: Counter[str] = Counter()
+    totals: defaultdict[str, float] = defaultdict(float)
     for frames, seconds in stacks:
         category = OTHER
         for identifier in reversed(frames):

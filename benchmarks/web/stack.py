@@ -65,7 +65,9 @@ def check_services(database_url: str, redis_url: str) -> Services:
     admin, _name = _admin_url(database_url)
     try:
         with psycopg.connect(admin, connect_timeout=3) as conn:
-            postgres = conn.execute("SHOW server_version").fetchone()[0]
+            row = conn.execute("SHOW server_version").fetchone()
+            assert row is not None  # SHOW answers one row
+            postgres = row[0]
     except psycopg.Error as exc:
         raise ServiceUnavailable(f"PostgreSQL at {admin} does not answer: {exc}") from exc
     try:

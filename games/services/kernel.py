@@ -100,7 +100,7 @@ def time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
         return None
     if not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
         return None
-    return play(game, seat, rules.Resign(seat.position, timeout=True), system_rng())
+    return play(game, seat, rules.Resign(seat.drawn_position, timeout=True), system_rng())
 
 
 class KeepAndRefuse(Exception):
@@ -176,7 +176,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
                 record=played.record,
                 notation=played.notation,
                 words=list(played.summary.words),
-                points=played.summary.points[seat.position],
+                points=played.summary.points[seat.drawn_position],
                 tiles_drawn=played.summary.drawn,
                 tiles_returned=played.summary.returned,
             )
@@ -223,14 +223,14 @@ def save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
     places = rules.ranks(state) if result is not None else None
     seats = game.seat_list()
     for seat in seats:
-        position = seat.position
+        position = seat.drawn_position
         before = tuple(getattr(seat, name) for name in SEAT_FIELDS)
         seat.hand = "".join(state.hands[position])
         seat.score = state.scores[position]
         seat.status = state.status[position]
-        if result is not None:
+        if result is not None and places is not None:
             seat.is_winner = position in result.winners
             seat.rank = places[position]
         if tuple(getattr(seat, name) for name in SEAT_FIELDS) != before:
             seat.save(update_fields=list(SEAT_FIELDS))
-    return {seat.position: seat for seat in seats}
+    return {seat.drawn_position: seat for seat in seats}

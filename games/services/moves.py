@@ -36,7 +36,7 @@ def move_preview(*, game_id: int, player: User, version: int, move: rules.Move) 
         raise not_running()
     seat = seat_of(game, player)
     check_version(game, version)
-    return bridge.preview(game, seat.position, move, get_language() or player.language)
+    return bridge.preview(game, seat.drawn_position, move, get_language() or player.language)
 
 
 @atomic_keeping
@@ -62,7 +62,7 @@ def move_submit(
     check_version(game, version)
     if isinstance(move, rules.Resign):
         raise GameError("bad-move", _("Use the resign button to resign."))
-    move = bridge.with_player(move, seat.position)
+    move = bridge.with_player(move, seat.drawn_position)
     return play(game, seat, move, rng or system_rng())
 
 
@@ -89,7 +89,7 @@ def game_resign(*, game_id: int, player: User) -> Move:
                 status=409,
             )
         )
-    return play(game, seat, rules.Resign(seat.position), system_rng())
+    return play(game, seat, rules.Resign(seat.drawn_position), system_rng())
 
 
 @transaction.atomic

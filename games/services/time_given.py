@@ -62,6 +62,7 @@ def time_give(*, game_id: int, giver: User, version: int, extra_days: int) -> Ga
     refusal = policies.gift_refusal(seat, receiver)
     if refusal is not None:
         raise refusal
+    assert receiver is not None  # gift_refusal refuses a game with no one to move
     if time_out_if_due(game, seats) is not None:
         raise KeepAndRefuse(
             GameError(

@@ -41,7 +41,7 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
     empty = conditional_escape(context["t_empty"])
     diable = conditional_escape(context["t_diable"])
     last = conditional_escape(context["t_last"])
-    hint = conditional_escape(context.get("t_hint", ""))
+    hint = conditional_escape(context.get("t_hint") or "")
     letter_label = str(conditional_escape(context["t_letter"]))
     kinds = {kind: f"{conditional_escape(context[var])}, " for kind, var in KIND_LABELS.items()}
     out = []
