@@ -46,11 +46,17 @@ def _admin_url(database_url: str) -> tuple[str, str]:
     """The maintenance database's URL and the bench database's name."""
     parts = urlsplit(database_url)
     name = parts.path.lstrip("/")
-    if not name.startswith("diamino_bench"):
+    if not is_bench_database(name):
         raise ServiceUnavailable(
-            f"refusing to use {name!r}: the bench database must be diamino_bench*"
+            f"refusing to use {name!r}: the bench database's name must start with diamino_"
+            " and contain _bench (e.g. diamino_bench, diamino_h1_bench): the run drops it"
         )
     return urlunsplit(parts._replace(path="/postgres")), name
+
+
+def is_bench_database(name: str) -> bool:
+    """A name the run may create and drop: ``diamino_bench*`` or ``diamino_<who>_bench*``."""
+    return name.startswith("diamino_") and "bench" in name
 
 
 def database_name(database_url: str) -> str:
@@ -112,6 +118,9 @@ def fresh_database(services: Services) -> Iterator[None]:
 
 
 def free_port() -> int:
+    """``BENCH_PORT`` if set (a shared machine's allotted port), else any free one."""
+    if os.environ.get("BENCH_PORT"):
+        return int(os.environ["BENCH_PORT"])
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
