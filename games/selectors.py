@@ -73,7 +73,11 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     moves = page_cache.move_rows(
         game,
         lambda: list(
-            game.moves.order_by("number").values_list(
+            # Up to this version only: a move committed since the game was read must
+            # not be kept as part of this version.
+            game.moves.filter(number__lte=game.move_count)
+            .order_by("number")
+            .values_list(
                 "number",
                 "seat_id",
                 "kind",

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 import rules
 from accounts.vacations import vacation_start
-from games import services
+from games import selectors, services
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -190,3 +190,15 @@ def test_a_hint_shows_on_the_board_of_the_player_who_asked_only(alice, bob, spec
     assert "hint-square" in hinted
     assert "hint-square" not in board(page(other, game)) == plain
     assert "hint-square" not in board(page(spectator, game))
+
+
+def test_a_move_committed_after_the_game_was_read_is_not_kept_as_that_version(game) -> None:
+    mover, other = seat_at(game, 0).player, seat_at(game, 1).player
+    read_before = type(game).objects.get(pk=game.pk)  # version 0, read before the move
+    services.move_submit(
+        game_id=game.pk, player=mover, version=0, move=rules.Exchange(0, HANDS[0][:2])
+    )
+    # A page built from the game as read before the move: version 0, no move in it.
+    assert selectors.game_view(read_before, other).moves == ()
+    after = page(other, game)
+    assert after.count('class="move kind-exchange"') == 1
