@@ -106,6 +106,11 @@ def test_each_language_gets_its_own_board(game, spectator) -> None:
     assert ", vide" in board(french) and ", empty" not in board(french)
     assert ", empty" in board(english) and ", vide" not in board(english)
     assert ", vide" in board(page(spectator, game))
+    # The parts rendered once per process (the joker's dialog, the word check): per language too.
+    assert "Which letter does the joker stand for?" in english
+    assert "Which letter does the joker stand for?" not in french
+    assert 'id="word-check-title">Check a word<' in english
+    assert 'id="word-check-title">Check a word<' not in french
 
 
 def test_a_move_in_between_shows_the_new_board_and_history_to_everyone(game, spectator) -> None:
