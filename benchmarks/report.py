@@ -95,51 +95,68 @@ the same benchmark code; figures from their commits):
   in-process, alternating before and after on a shared machine: 27 → 19–26 ms
   on SQLite, 36 → 23–30 ms on PostgreSQL (merge of submit-queries).
 
-What is left, and why the page stays far from 40% of the bare view. Measured
-in-process through Django's WSGI handler on the bench database (one core,
-`thread_time`, 300 requests, medians; 2026-11-30): the anonymous bare view costs
-0.32 ms, the same view signed in 1.16 ms (the session from Redis, the user from
-PostgreSQL, the player's language and time zone), the game page 9.8 ms. Of the
-page: 3.9 ms of templates, 2.8 ms building the game view (three queries: seats
-with their players, moves, vacations), 0.8 ms reading the chat, 0.5 ms reading
-the game, 0.9 ms for the user and session, 0.2 ms of URLs. Each ORM query costs
-0.3–0.8 ms of Django's CPU whatever its columns, so the six queries are a third
-of the page. gunicorn adds about 0.3 ms to every request. For 40% of the
-anonymous ceiling the page would have to cost at most 2.5 × 0.65 = 1.6 ms under
-gunicorn: less than an empty signed-in request (about 2 ms). No page that reads
-a signed-in player's hand can get there without being served from a cache, and
-40% of the *signed-in* bare view (at most about 5 ms) would need the page three
-times cheaper than today.
+Where the game page stood before issue #20, measured in-process through
+Django's WSGI handler on the bench database (one core, `thread_time`, 300
+requests, medians; 2026-11-30): the anonymous bare view cost 0.32 ms, the same
+view signed in 1.16 ms (the session from Redis, the user from PostgreSQL, the
+player's language and time zone), the game page 9.8 ms: 3.9 ms of templates,
+2.8 ms building the game view (three queries: seats with their players, moves,
+vacations), 0.8 ms reading the chat, 0.5 ms reading the game, 0.9 ms for the
+user and session, 0.2 ms of URLs. Each ORM query costs 0.3–0.8 ms of Django's
+CPU whatever its columns. The target then, 40% of the no-cookie bare view's
+throughput, was out of reach of any page built per request (*the least a game
+page can do*, `/_bench/floor/<game>`, which reads the game and the player's
+seat and answers the hand as text, sat at 29–38%), and issue #20 replaced it:
+the game page's **server CPU per request at most 3 times the signed-in bare
+view's, in the same run**, and the move submission's at most 6 times.
 
-The capacity table now measures that bound in the same run as the ceiling:
-*the least a game page can do* is `/_bench/floor/<game>`, which signs the
-player in, reads the game and the player's seat, and answers the hand as plain
-text, with no template, no other player, no history and no chat. Every game
-page does this and more, so its throughput is an upper bound for any game
-page built per request, and the targets table gives its share of the bare
-view's beside the page's. With two ORM queries after the session and the user
-it already sits at or under 40% (29% and 38% of the bare view's throughput in
-the two full runs of 2026-11-30, 25% and 30% by CPU), before a game page adds
-the board, the other seats, the history and the chat. So the target as set
-can only be met by serving whole game pages from a cache, per player
-and per game version, which this site has chosen not to do: a page shows
-deadlines, vacations, time given and a CSRF token that change without a move,
-and each version is read about once per player in real play. That choice, or
-a ceiling measured with the players' own cookies, is for whoever set the
-target to make (issue 11).
+**Issue #20: what every viewer of a version sees alike, cached**
+(`games/page_cache.py`). A game changes for every viewer only with a move
+(its version, `Game.move_count`; a resignation and a time-out are moves), a
+status change (a staff annulment is not a move) and its analysis. Under a key
+made of all of these (and the game's start, so that reused ids never meet old
+entries), Django's cache (Redis, or each process's memory while Redis is
+away) keeps the rows of the moves (read up to the version as read, so a move
+committed meanwhile is never kept under the old version) and the board's HTML
+(keyed also by the language, whether the viewer has a hand to place, and the
+squares of the viewer's hint). The joker's dialog, the announcer's phrases and
+the word check, the same on every page in one language, are rendered once per
+language and process; the page's 14 URLs are reversed once per process. A
+viewer's hand, the controls, the CSRF token, the deadline, vacations, the days
+given and the chat are built on every request: they differ per viewer or
+change without a move (`tests/games/test_page_cache.py`: two players and a
+spectator, two languages, a move between two views, a vacation and a day
+given without a move, a resignation ending the game, an annulment, a hint).
+Nothing is invalidated; a new version is a new key.
 
-Tried in this run and not kept, because they did not pay: loading only the
-shown columns of the players and chat authors (the seats query went from 0.78
-to 0.76 ms: the cost is per query, not per column); skipping an empty chat with
-an `Exists` annotation on the game's query (compiling the annotation cost as
-much as the query it saved); serving the page's fixed parts (the diable dialog,
-the announcer, the legend, the word check) from a per-language cache (0.25 ms
-of the 3.4 ms of template). Left, and not done: caching the board and history
-fragments per game version (every viewer of a version sees the same ones; it
-would flatter this benchmark, where players reload the same version, more than
-it would help real play, where a version is read about once per player), and
-fewer queries by merging them (seats with the game, vacations into the seats
-query), which costs readability for about 0.5 ms each.
+Measured first, what caching could save (in-process, `thread_time`, medians of
+200 requests, a mid-game 2-player game at 16 moves, 2026-12-01): the moves'
+query 0.42 ms, building the board's squares 0.23 ms, drawing the board 0.57 ms,
+the URLs 0.16 ms, the fixed parts about 0.25 ms; a read from Redis costs about
+0.13 ms. Game page before (4a7efd5) and after, alternating, on the same
+database: 6.93 / 6.79 ms against 5.64 / 6.19 ms of Django's CPU (the signed-in
+bare view 0.84 / 0.84 and 0.81 / 1.06 ms in the same runs): about 15% less.
+Tried and not kept: reading the seats by a plain query instead of Django's
+prefetch (0.06–0.1 ms less, for private attributes of the queryset).
+
+Why the 3× is still not met. What is left of the page, in-process (about
+5.6 ms against the signed-in bare view's 0.8): the game's row 0.3 ms, the seats
+with their players 0.6 ms, the vacations 0.3 ms, the chat 0.4 ms read (and its
+form drawn), building the per-viewer view 0.5 ms, two cache reads 0.26 ms,
+and about 2 ms of template for what differs per viewer (the hand, the move
+form, the seats with their deadline, vacation and give-a-day form, the header
+with the user's menu). For 3× the page would have to cost about 2.4 ms
+in-process: less than its four queries and its per-viewer template together.
+Getting there needs the seats, the vacations and the chat served from the cache
+too, which change without a move (a hint asked, a day given, a vacation booked,
+a message posted, a player renamed) and so need invalidation from
+`accounts/` and `games/services/` alike, with the per-process fallback (while
+Redis is away) unable to see another process's invalidation; or a page cached
+per viewer. Neither was done. The move submission is about half the answer
+(the mover's new game area, which draws and caches the new version's board and
+reads and caches its moves, so that the other players' next reads find them)
+and half the move itself: ten statements with two players, and the
+notification queued on the broker (about 1 ms).
 """
 
 
