@@ -207,3 +207,20 @@ def test_a_move_committed_after_the_game_was_read_is_not_kept_as_that_version(ga
     assert selectors.game_view(read_before, other).moves == ()
     after = page(other, game)
     assert after.count('class="move kind-exchange"') == 1
+
+
+def test_the_staff_replay_draws_its_own_board_at_each_step(game) -> None:
+    """It includes the page's board partial with no cache key: never the page's cached board."""
+    mover, other = seat_at(game, 0).player, seat_at(game, 1).player
+    services.move_submit(
+        game_id=game.pk,
+        player=mover,
+        version=0,
+        move=rules.Place(0, (("H8", "C"), ("I8", "H"), ("J8", "A"), ("K8", "T"))),
+    )
+    assert 'data-letter="C"' in board(page(other, game))  # the page's board, now cached
+    client = Client()
+    client.force_login(make_player("modo", is_staff=True))
+    url = reverse("games:staff_replay", args=[game.pk])
+    assert 'data-letter="C"' not in client.get(url, {"coup": 0}).content.decode()
+    assert 'data-letter="C"' in client.get(url, {"coup": 1}).content.decode()
