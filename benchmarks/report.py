@@ -139,6 +139,27 @@ bare view 0.84 / 0.84 and 0.81 / 1.06 ms in the same runs): about 15% less.
 Tried and not kept: reading the seats by a plain query instead of Django's
 prefetch (0.06–0.1 ms less, for private attributes of the queryset).
 
+Under load: the site part at half length (`BENCH=site BENCH_WEB_SCALE=0.5`),
+4a7efd5 (with this benchmark's code) and this branch alternately, twice each,
+2026-12-01 14:31–14:39 UTC, the fixed loop of the CPU-speed line at 23–26 ms,
+load average 7 to 12 on 2 cores shared with other work:
+
+| Figure | Before (run 1 / run 2) | After (run 1 / run 2) |
+|---|---:|---:|
+| Game page: server CPU per request, gunicorn + PostgreSQL (ms) | 13.8 / 13.3 | 11.6 / 12.0 |
+| Game page: SQL queries | 6 | 5 |
+| Game page: Django's CPU per request, in-process (ms) | 8.49 / 9.58 | 7.57 / 6.16 |
+| Signed-in bare view: server CPU per request (ms) | 2.17 / 2.43 | 3.10 / 2.44 |
+| Game page against the signed-in bare view, by CPU | 6.4× / 5.5× | 3.8× / 4.9× |
+| Move submission: server CPU per move (ms) | 20.0 / 20.3 | 18.5 / 13.3 |
+| Move submission against the signed-in bare view, by CPU | 9.2× / 8.4× | 6.0× / 5.4× |
+| Move submission: p95 while 50 players play (ms) | 1062 / 754 | 455 / 58 |
+
+The signed-in bare view's own CPU per request moved by 40% from one run to
+the next on this machine, so the ratios move more than the page's CPU does,
+which is the steadier figure: 14% less. The submission's p95 follows the
+machine's load (7 to 12 here) far more than the code.
+
 Why the 3× is still not met. What is left of the page, in-process (about
 5.6 ms against the signed-in bare view's 0.8): the game's row 0.3 ms, the seats
 with their players 0.6 ms, the vacations 0.3 ms, the chat 0.4 ms read (and its
