@@ -3,7 +3,9 @@
 Everything is the benchmark's own: a database ``diamino_bench`` created and
 dropped here, Redis database 11 (flushed before and after), a data folder in a
 temporary directory, and a gunicorn started on a free port and stopped at the
-end. Nothing of the developer's ``data/`` or databases is touched.
+end. Nothing of the developer's ``data/`` or databases is touched. On a shared
+server, ``BENCH_DATABASE_URL`` (any ``diamino_…bench…`` name), ``BENCH_REDIS_URL``
+and ``BENCH_PORT`` name one's own instead.
 """
 
 from __future__ import annotations
