@@ -3,7 +3,9 @@
 ``BENCH=engine,words,movegen,site`` picks the parts (all of them by default). A partial
 run writes ``data/bench/PERFORMANCE.md`` instead, so the committed report is
 always a whole one; ``BENCH_OUTPUT`` names another file. ``BENCH_WEB_SCALE``
-(e.g. ``0.3``) shortens the site's phases for a quick look.
+(e.g. ``0.3``) shortens the site's phases for a quick look. The figures are
+saved in ``data/bench/last-run.pickle``; ``python -m benchmarks render``
+writes the report again from them (after a change to its text).
 
 Exits non-zero when a part could not run (PostgreSQL or Redis missing for the
 site) or the site answered anything a player would not expect.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import pickle
 import sys
 import time
 import traceback
@@ -26,6 +29,7 @@ from benchmarks.words import ROOT, wordlist_bench
 PARTS = ("engine", "words", "movegen", "site")
 OUTPUT = ROOT / "docs" / "PERFORMANCE.md"
 PARTIAL_OUTPUT = ROOT / "data" / "bench" / "PERFORMANCE.md"
+SAVED = ROOT / "data" / "bench" / "last-run.pickle"
 
 
 def selected(raw: str | None) -> tuple[str, ...]:
@@ -75,6 +79,16 @@ def main() -> int:
             run.failures["site"] = f"the run failed: {type(exc).__name__}: {exc}"
     run.load_end = load_average()
     run.elapsed_s = time.perf_counter() - started
+    # The figures, so that the report's text can be rendered again without measuring:
+    # ``python -m benchmarks render`` (after editing benchmarks/report.py).
+    SAVED.parent.mkdir(parents=True, exist_ok=True)
+    SAVED.write_bytes(pickle.dumps(run))
+    return write(run)
+
+
+def write(run: report.Run) -> int:
+    """Render ``run`` into its report file; the exit status the run deserves."""
+    parts = run.parts
     text = report.render(run)
     default = OUTPUT if parts == PARTS else PARTIAL_OUTPUT
     output = Path(os.environ.get("BENCH_OUTPUT") or default)
@@ -90,5 +104,12 @@ def main() -> int:
     return 1 if run.failures else 0
 
 
+def render_saved() -> int:
+    """``python -m benchmarks render``: the last run's report again, from its saved figures."""
+    if not SAVED.exists():
+        raise SystemExit(f"no saved run at {SAVED}: run the benchmark first")
+    return write(pickle.loads(SAVED.read_bytes()))  # our own file, written by main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(render_saved() if sys.argv[1:] == ["render"] else main())

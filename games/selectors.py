@@ -12,16 +12,17 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
 import rules
 from accounts.models import User
-from games import bridge, clock, policies, reasons
+from games import bridge, clock, page_cache, policies, reasons
 from games.models import Game, Invitation, Seat
 from games.presenters import (
     AnalysisView,
@@ -68,18 +69,26 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     # Plain rows, not Move instances: the history needs a few columns, and each
     # seat's name is known from ``seats`` (no join to the players). At 16 moves
     # this halved the query's cost, and it grows with every move.
-    moves = list(
-        game.moves.order_by("number").values_list(
-            "number",
-            "seat_id",
-            "kind",
-            "notation",
-            "words",
-            "points",
-            "created_at",
-            "analysis",
-            "record",
-        )
+    # The same for every viewer of this version: from the cache (games/page_cache.py).
+    moves = page_cache.move_rows(
+        game,
+        lambda: list(
+            # Up to this version only: a move committed since the game was read must
+            # not be kept as part of this version.
+            game.moves.filter(number__lte=game.move_count)
+            .order_by("number")
+            .values_list(
+                "number",
+                "seat_id",
+                "kind",
+                "notation",
+                "words",
+                "points",
+                "created_at",
+                "analysis",
+                "record",
+            )
+        ),
     )
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     hint = current_hint(game, me) if me is not None else None
@@ -90,7 +99,12 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     board = state.board if state else "." * (layout.width * layout.height)
     last = _last_squares(moves[-1][-1]) if moves else set()
     columns = board_columns(config)
-    rows = board_rows(config, board, last, set(hint.squares) if hint else set())
+    hinted = set(hint.squares) if hint else set()
+    # Built only if the board is drawn: its HTML is usually in the cache (games/page_cache.py).
+    rows = cast(
+        tuple[tuple[SquareView, ...], ...],
+        SimpleLazyObject(lambda: board_rows(config, board, last, hinted)),
+    )
 
     now = timezone.now()
     # One query for every seated player's vacations: the badge and the deadline.

@@ -8,13 +8,14 @@ JavaScript.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -26,7 +27,7 @@ from accounts.permissions import player_required
 from accounts.requests import HtmxRequest, SignedInRequest
 from diamino_site import ratelimit
 from diamino_site.ratelimit import limited
-from games import bridge, clock, selectors, services
+from games import bridge, clock, page_cache, selectors, services
 from games.errors import GameError
 from games.forms import (
     ChatForm,
@@ -59,8 +60,19 @@ def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
 
 
 def _urls(game: Game) -> dict[str, str]:
-    return {
-        name: reverse(f"games:{name}", args=[game.pk])
+    """The game page's URLs for ``game``: 14 ``reverse()`` once per process, then a replace."""
+    pk = str(game.pk)
+    return {name: url.replace(_URL_PK, pk) for name, url in _url_patterns(get_script_prefix())}
+
+
+_URL_PK = "987654321"  # a game id no URL of the list contains otherwise
+
+
+@lru_cache(maxsize=8)
+def _url_patterns(script_prefix: str) -> tuple[tuple[str, str], ...]:
+    """The URLs of ``_urls`` with ``_URL_PK`` for the game (by script prefix, which reverse() uses)."""
+    urls = {
+        name: reverse(f"games:{name}", args=[int(_URL_PK)])
         for name in (
             "page",
             "preview",
@@ -77,6 +89,7 @@ def _urls(game: Game) -> dict[str, str]:
             "unseat_bot",
         )
     } | {"check_word": reverse("games:check_word")}
+    return tuple(urls.items())
 
 
 def _error_response(
@@ -378,6 +391,12 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         else settings.DIAMINO_POLL_SECONDS,
         "history_poll_seconds": settings.DIAMINO_POLL_SECONDS,
         "max_extra_days": clock.MAX_EXTRA_DAYS,
+        # The board's HTML is cached per version, language, place and hint (games/page_cache.py).
+        "board_key": page_cache.board_key(
+            game,
+            seated=view.my_hand is not None and not view.over,
+            hint_squares=view.hint.squares if view.hint else (),
+        ),
     }
     if view.over:
         context["replay_json"] = view.replay

@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--premoves", type=int, default=16, help="moves played in each game")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args(argv)
-    if "diamino_bench" not in os.environ.get("DATABASE_URL", ""):
+    from benchmarks.web.stack import is_bench_database
+
+    name = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[-1]
+    if not is_bench_database(name):
         # Seeding wipes nothing, but it must never write players into a real database.
         print("refusing to seed: DATABASE_URL is not a bench database", file=sys.stderr)
         return 2

@@ -3,7 +3,9 @@
 Everything is the benchmark's own: a database ``diamino_bench`` created and
 dropped here, Redis database 11 (flushed before and after), a data folder in a
 temporary directory, and a gunicorn started on a free port and stopped at the
-end. Nothing of the developer's ``data/`` or databases is touched.
+end. Nothing of the developer's ``data/`` or databases is touched. On a shared
+server, ``BENCH_DATABASE_URL`` (any ``diamino_…bench…`` name), ``BENCH_REDIS_URL``
+and ``BENCH_PORT`` name one's own instead.
 """
 
 from __future__ import annotations
@@ -46,11 +48,17 @@ def _admin_url(database_url: str) -> tuple[str, str]:
     """The maintenance database's URL and the bench database's name."""
     parts = urlsplit(database_url)
     name = parts.path.lstrip("/")
-    if not name.startswith("diamino_bench"):
+    if not is_bench_database(name):
         raise ServiceUnavailable(
-            f"refusing to use {name!r}: the bench database must be diamino_bench*"
+            f"refusing to use {name!r}: the bench database's name must start with diamino_"
+            " and contain _bench (e.g. diamino_bench, diamino_h1_bench): the run drops it"
         )
     return urlunsplit(parts._replace(path="/postgres")), name
+
+
+def is_bench_database(name: str) -> bool:
+    """A name the run may create and drop: ``diamino_bench*`` or ``diamino_<who>_bench*``."""
+    return name.startswith("diamino_") and "bench" in name
 
 
 def database_name(database_url: str) -> str:
@@ -114,6 +122,9 @@ def fresh_database(services: Services) -> Iterator[None]:
 
 
 def free_port() -> int:
+    """``BENCH_PORT`` if set (a shared machine's allotted port), else any free one."""
+    if os.environ.get("BENCH_PORT"):
+        return int(os.environ["BENCH_PORT"])
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]

@@ -18,8 +18,9 @@ from django import template
 from django.template.context import Context
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
+from games import page_cache
 from games.presenters import SquareView, TileView
 
 register = template.Library()
@@ -131,3 +132,61 @@ def points_formats() -> SafeString:
     """
     forms = (ngettext("%(counter)s point", "%(counter)s points", n) for n in (1, 2))
     return format_html('data-t-point="{}" data-t-points="{}"', *forms)
+
+
+class SharedFragmentNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, key: template.base.FilterExpression) -> None:
+        self.nodelist = nodelist
+        self.key = key
+
+    def render(self, context: Context) -> str:
+        key = self.key.resolve(context)
+        if not key:  # no key given (a template rendered on its own): nothing is cached
+            return self.nodelist.render(context)
+        html = page_cache.fragment("board", str(key), lambda: str(self.nodelist.render(context)))
+        return mark_safe(html)  # the block's own output, rendered and escaped as usual
+
+
+@register.tag
+def shared_fragment(parser: template.base.Parser, token: template.base.Token) -> SharedFragmentNode:
+    """``{% shared_fragment key %}…{% endshared_fragment %}``: the block's HTML, cached.
+
+    For what every viewer of one version of a game sees alike (``games/page_cache.py``):
+    ``key`` must name everything the block depends on but the language, which
+    is added. An empty key renders the block without the cache.
+    """
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("shared_fragment takes one argument: the key")
+    nodelist = parser.parse(("endshared_fragment",))
+    parser.delete_first_token()
+    return SharedFragmentNode(nodelist, parser.compile_filter(bits[1]))
+
+
+class FixedFragmentNode(template.Node):
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+        self.rendered: dict[str, str] = {}  # by language; lives as long as the compiled template
+
+    def render(self, context: Context) -> str:
+        language = get_language() or ""
+        html = self.rendered.get(language)
+        if html is None:
+            html = self.rendered[language] = str(self.nodelist.render(context))
+        return mark_safe(html)  # the block's own output, rendered and escaped as usual
+
+
+@register.tag
+def fixed_fragment(parser: template.base.Parser, token: template.base.Token) -> FixedFragmentNode:
+    """``{% fixed_fragment %}…{% endfixed_fragment %}``: a block that depends on the language alone.
+
+    Rendered once per language and process, then served from memory: for the
+    game page's parts that are the same on every page (the joker's dialog, the
+    announcer's phrases, the word check). The block must use no variable but
+    the translations and static URLs.
+    """
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("fixed_fragment takes no argument")
+    nodelist = parser.parse(("endfixed_fragment",))
+    parser.delete_first_token()
+    return FixedFragmentNode(nodelist)

@@ -6,6 +6,7 @@ answer a player would not expect.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit, urlunsplit
 
@@ -22,10 +23,15 @@ def _bench_urls() -> tuple[str, str]:
     """This suite's PostgreSQL server and Redis, with the benchmark's own names on them."""
     db = settings.DATABASES["default"]
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    database = (
-        f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/diamino_bench_smoke"
+    # Named after this suite's own database (``test_diamino_h1`` -> ``diamino_h1_bench_smoke``),
+    # so that suites run side by side on one server do not drop each other's.
+    own = str(db["NAME"]).removeprefix("test_")
+    name = f"{own}_bench_smoke" if own.startswith("diamino_") else "diamino_bench_smoke"
+    database = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    # BENCH_REDIS_URL: a Redis database of one's own (the run flushes it); 11 by default.
+    redis = os.environ.get("BENCH_REDIS_URL") or urlunsplit(
+        urlsplit(settings.REDIS_URL)._replace(path="/11")
     )
-    redis = urlunsplit(urlsplit(settings.REDIS_URL)._replace(path="/11"))
     return database, redis
 
 
