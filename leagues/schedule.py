@@ -19,7 +19,8 @@ table size.
   plane; 9 in threes: the affine plane of order 3; 7 in fours: its
   complement). The seat orders are searched the same way so that every
   player sits in each seat, the first above all, as evenly as the numbers
-  allow.
+  allow. ``double=True`` plays twice as many games (2g), searched the same
+  way: every pair then meets at least twice, within one of each other.
 """
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ MAX_TABLE_SIZE = 4
 # league allows (up to 12 players), so the cap only guards larger calls.
 _MAX_STEPS = 400_000
 _RESTART = 10_000
+# The annealing's temperature: its start (again at each restart), floor and
+# cooling per accepted move. A cost step is at least 2; starting at 0.5 takes
+# about one worsening move in 50 at first, which every size up to 12 players
+# needs to leave its plateaus (started hotter, the 9-player and 12-player
+# double schedules wander for the whole budget).
+_T0 = 0.5
+_TMIN = 0.05
+_COOL = 0.9995
 
 
 # Sizes where the rule's g admits no schedule whose pair meetings differ by at
@@ -164,13 +173,13 @@ def _balanced_tables(n: int, k: int, g: int, rng: random.Random) -> list[list[in
     cost = sum(meet[a][c] ** 2 for a in range(n) for c in range(a + 1, n))
     best = _optimum(b * k * (k - 1) // 2, n * (n - 1) // 2)
     least, least_tables = cost, [list(t) for t in tables]
-    temperature = 2.0
+    temperature = _T0
     for step in range(_MAX_STEPS):
         if least == best:
             break
         if step % _RESTART == 0:
             # Warm up again: a cooled search stuck on a plateau rarely leaves it.
-            temperature = 2.0
+            temperature = _T0
         t1, t2 = rng.randrange(b), rng.randrange(b)
         if t1 == t2:
             continue
@@ -197,7 +206,7 @@ def _balanced_tables(n: int, k: int, g: int, rng: random.Random) -> list[list[in
         cost += delta
         if cost < least:
             least, least_tables = cost, [list(t) for t in tables]
-        temperature = max(0.05, temperature * 0.9995)
+        temperature = max(_TMIN, temperature * _COOL)
     return [sorted(table) for table in least_tables]
 
 
