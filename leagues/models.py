@@ -71,21 +71,27 @@ class League(models.Model):
 
 class Season(models.Model):
     class State(models.TextChoices):
+        # announced → registration → scheduled (divisions placed, staff may still move
+        # players) → running (every game created) → finished (standings written).
+        ANNOUNCED = "announced", _("Announced")
         REGISTRATION = "registration", _("Registration open")
-        SCHEDULED = "scheduled", _("Scheduled")
+        SCHEDULED = "scheduled", _("Divisions placed")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     number = models.PositiveSmallIntegerField(_("number"))
     state = models.CharField(
-        _("state"), max_length=12, choices=State.choices, default=State.SCHEDULED, db_index=True
+        _("state"), max_length=12, choices=State.choices, default=State.ANNOUNCED, db_index=True
     )
     registration_opens_at = models.DateTimeField(_("registration opens"))
+    # Registration closes and the divisions are placed; the games are created at the start.
+    registration_closes_at = models.DateTimeField(_("registration closes"))
     starts_at = models.DateTimeField(_("starts"))
     ends_at = models.DateTimeField(_("ends"))
     # When each step was done (null: not yet): the services' idempotence reads them.
     registration_opened_at = models.DateTimeField(_("registration opened"), null=True, blank=True)
+    scheduled_at = models.DateTimeField(_("divisions placed"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     last_week_notified_at = models.DateTimeField(_("last week announced"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -100,6 +106,11 @@ class Season(models.Model):
                 condition=Q(registration_opens_at__lte=models.F("starts_at"))
                 & Q(starts_at__lt=models.F("ends_at")),
                 name="season_times_in_order",
+            ),
+            models.CheckConstraint(
+                condition=Q(registration_opens_at__lte=models.F("registration_closes_at"))
+                & Q(registration_closes_at__lte=models.F("starts_at")),
+                name="season_registration_closes_in_order",
             ),
         ]
 
