@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "ratings.apps.RatingsConfig",
     "moderation.apps.ModerationConfig",
     "learn.apps.LearnConfig",
+    "leagues.apps.LeaguesConfig",
     "notifications.apps.NotificationsConfig",
     "monitoring.apps.MonitoringConfig",
 ]
