@@ -14,6 +14,7 @@ registration opens with the players carried over. ``docs/LEAGUES.md``.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -21,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import Game
+
+# The largest division the schedule is searched and tested for (``leagues/schedule.py``).
+DIVISION_MAX_PLAYERS = 12
 
 
 class League(models.Model):
@@ -44,7 +48,7 @@ class League(models.Model):
         _("smallest division"), default=6, validators=[MinValueValidator(2)]
     )
     division_max = models.PositiveSmallIntegerField(
-        _("largest division"), default=10, validators=[MaxValueValidator(30)]
+        _("largest division"), default=10, validators=[MaxValueValidator(DIVISION_MAX_PLAYERS)]
     )
     # Tables of 2: everyone meets everyone twice, once moving first each way.
     double_round_robin = models.BooleanField(_("double round robin"), default=False)
@@ -67,6 +71,21 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        errors = {}
+        if self.days_per_move not in settings.DIAMINO_DAYS_PER_MOVE_CHOICES:
+            errors["days_per_move"] = _("Choose 1, 2, 3, 5, 7 or 14 days per move.")
+        if (
+            self.division_min is not None
+            and self.table_size
+            and self.division_min < self.table_size
+        ):
+            errors["division_min"] = _("A division needs at least one full table of players.")
+        if self.division_min and self.division_max and self.division_min > self.division_max:
+            errors["division_max"] = _("The largest division cannot be smaller than the smallest.")
+        if errors:
+            raise ValidationError(errors)
 
 
 class Season(models.Model):

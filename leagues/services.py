@@ -47,6 +47,7 @@ from games.errors import GameError
 from games.models import Game, Mode, Move, Seat
 from leagues import results, signals
 from leagues.models import (
+    DIVISION_MAX_PLAYERS,
     Division,
     League,
     LeagueGame,
@@ -83,14 +84,18 @@ class LeagueError(Exception):
 
 def _locked_season(season_id: int) -> Season:
     try:
-        return Season.objects.select_for_update(of=("self",)).select_related("league").get(
-            pk=season_id
+        return (
+            Season.objects.select_for_update(of=("self",))
+            .select_related("league")
+            .get(pk=season_id)
         )
     except Season.DoesNotExist:
         raise LeagueError("no-season", _("There is no such season."), status=404) from None
 
 
-def active_suspension(player: User, league: League, now: datetime | None = None) -> Suspension | None:
+def active_suspension(
+    player: User, league: League, now: datetime | None = None
+) -> Suspension | None:
     """The suspension that bars ``player`` from ``league`` now (one of this league, or of all)."""
     now = now or timezone.now()
     return (
@@ -210,15 +215,17 @@ def division_sizes(n: int, low: int, high: int) -> list[int]:
     """How many players each level gets, top first: as equal as can be, each at least ``low``.
 
     At most ``high`` a division, unless the numbers make both impossible (11
-    players, 6 to 10 a division): the minimum wins, one division of 11, since a
-    division too small cannot be scheduled fairly. Fewer than ``low`` players:
-    no division (``[]``).
+    players, 6 to 10 a division): the minimum wins, one division of 11, as
+    long as no division passes ``DIVISION_MAX_PLAYERS`` (the schedule's
+    largest). Fewer than ``low`` players: no division (``[]``).
     """
     if n < low or n == 0:
         return []
     count = math.ceil(n / high)
     if n // count < low:
         count = max(1, n // low)
+    while math.ceil(n / count) > DIVISION_MAX_PLAYERS:
+        count += 1
     base, extra = divmod(n, count)
     return [base + (1 if i < extra else 0) for i in range(count)]
 
@@ -374,9 +381,7 @@ def placement_move(*, placement_id: int, division_id: int, by: User) -> Placemen
         )
     target = season.divisions.filter(pk=division_id).first()
     if target is None:
-        raise LeagueError(
-            "bad-division", _("Choose a division of the same season."), status=400
-        )
+        raise LeagueError("bad-division", _("Choose a division of the same season."), status=400)
     source = placement.division
     if target.pk == source.pk:
         raise LeagueError("same-division", _("The player is already in this division."))
@@ -384,10 +389,7 @@ def placement_move(*, placement_id: int, division_id: int, by: User) -> Placemen
     if cap is not None and target.level > cap:
         raise LeagueError(
             "guaranteed-level",
-            _(
-                "After last season's result this player must play in division %(level)d "
-                "or higher."
-            )
+            _("After last season's result this player must play in division %(level)d or higher.")
             % {"level": cap},
         )
     if source.placements.count() - 1 < season.league.table_size:
@@ -572,9 +574,11 @@ def suspension_create(
 
 
 def season_games_over(season: Season) -> bool:
-    return not league_games(season).exclude(
-        status__in=[Game.Status.FINISHED, Game.Status.ANNULLED]
-    ).exists()
+    return (
+        not league_games(season)
+        .exclude(status__in=[Game.Status.FINISHED, Game.Status.ANNULLED])
+        .exists()
+    )
 
 
 def moving_count(n: int) -> int:
@@ -669,7 +673,9 @@ def _next_season(season: Season, now: datetime) -> Season:
     """The next season (staff may have announced it already), registration open, with
     every player carried over (not withdrawn, not inactive, not suspended) registered."""
     league = season.league
-    following = Season.objects.select_for_update().filter(league=league, number=season.number + 1).first()
+    following = (
+        Season.objects.select_for_update().filter(league=league, number=season.number + 1).first()
+    )
     if following is None:
         closes = now + timedelta(days=league.registration_days)
         following = Season.objects.create(
@@ -718,9 +724,9 @@ def seasons_due(now: datetime | None = None) -> dict[str, list[int]]:
             )
         ),
         "schedule": list(
-            seasons.filter(
-                state=state.REGISTRATION, registration_closes_at__lte=now
-            ).values_list("pk", flat=True)
+            seasons.filter(state=state.REGISTRATION, registration_closes_at__lte=now).values_list(
+                "pk", flat=True
+            )
         ),
         "start": list(
             seasons.filter(state=state.SCHEDULED, starts_at__lte=now).values_list("pk", flat=True)
@@ -756,5 +762,7 @@ def seasons_advance(now: datetime | None = None) -> dict[str, int]:
             try:
                 done[name] += bool(step(pk))
             except Exception:
-                log.exception("league season %s: step %s failed; the next run tries again", pk, name)
+                log.exception(
+                    "league season %s: step %s failed; the next run tries again", pk, name
+                )
     return done
