@@ -65,7 +65,7 @@ def _confirm(
 
 def _refused(request: HttpRequest, what: object, exc: LeagueError) -> None:
     messages.warning(
-        request, _("%(what)s: nothing done, %(why)s") % {"what": what, "why": exc.message}
+        request, _("%(what)s: nothing done. %(why)s") % {"what": what, "why": exc.message}
     )
 
 
