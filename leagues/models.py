@@ -18,8 +18,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 
@@ -134,7 +134,10 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.league} — {pgettext_lazy('league', 'season')} {self.number}"
+        return gettext("%(league)s, season %(number)d") % {
+            "league": self.league,
+            "number": self.number,
+        }
 
 
 class Registration(models.Model):
@@ -173,13 +176,13 @@ class Division(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.season} — {self.label}"
+        return f"{self.season}, {self.label}"
 
     @property
     def label(self) -> str:
         """ "Division 2" or, where a level holds several, "Division 2b"."""
         suffix = "" if self.number == 1 else chr(ord("a") + self.number - 1)
-        return f"{_('Division')} {self.level}{suffix}"
+        return gettext("Division %(level)s") % {"level": f"{self.level}{suffix}"}
 
 
 class Placement(models.Model):

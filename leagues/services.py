@@ -236,17 +236,19 @@ def place_levels(
     """Player ids per level (index 0 the top), in seed order.
 
     Returning players come first, by the level their result sends them to;
-    within a level those relegated from above, then those kept, then those
-    promoted from below, each by last season's rank; then the new players in
-    the order given (by rating). The ordered list is cut into ``sizes``, except
-    that a promoted player never lands lower than the level above theirs and a
-    kept player never lower than theirs (their level takes one more player if
-    need be). Trailing levels left smaller than ``minimum`` are merged upwards.
+    within a level those kept, then those promoted from below, then those
+    relegated from above, each by last season's rank (so a place left free
+    above, by a player who left, goes to the best kept player below rather than
+    back to a relegated one); then the new players in the order given (by
+    rating). The ordered list is cut into ``sizes``, except that a promoted
+    player never lands lower than the level above theirs and a kept player
+    never lower than theirs (their level takes one more player if need be).
+    Trailing levels left smaller than ``minimum`` are merged upwards.
     """
     bucket = {
-        Placement.Outcome.RELEGATED: 0,
-        Placement.Outcome.KEPT: 1,
-        Placement.Outcome.PROMOTED: 2,
+        Placement.Outcome.KEPT: 0,
+        Placement.Outcome.PROMOTED: 1,
+        Placement.Outcome.RELEGATED: 2,
     }
     ordered = sorted(returning, key=lambda r: (r.target, bucket[r.outcome], r.rank))
     queue: list[tuple[int, int | None]] = [(r.player_id, r.cap) for r in ordered]
