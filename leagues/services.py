@@ -634,8 +634,12 @@ def _close_division(season: Season, division: Division, bottom: int) -> None:
             placement.outcome = Placement.Outcome.RELEGATED
         else:
             placement.outcome = Placement.Outcome.KEPT
+    # The champion: the first of the top division among those who played it out (ties share).
+    best = ranked[0].final_rank if ranked else None
     for placement in placements.values():
-        placement.champion = division.level == 1 and placement.final_rank == 1
+        placement.champion = (
+            division.level == 1 and placement in ranked and placement.final_rank == best
+        )
     Placement.objects.bulk_update(
         list(placements.values()),
         ["final_rank", "points", "score_difference", "outcome", "champion"],
