@@ -589,14 +589,18 @@ def moving_count(n: int) -> int:
 
 
 def _inactive(season: Season, division: Division) -> set[int]:
-    """Players who made no move in the season, or timed out in most of their games."""
+    """Players who made no move in the season, or timed out in most of their games.
+
+    A move is anything the player chose to play, a resignation included; a
+    time-out is the clock's, not theirs.
+    """
     seats = Seat.objects.filter(game__league_game__division=division).exclude(
         game__status=Game.Status.ANNULLED
     )
     played = set(
-        Move.objects.filter(
-            seat__in=seats, kind__in=[Move.Kind.PLACE, Move.Kind.EXCHANGE, Move.Kind.PASS]
-        ).values_list("seat__player_id", flat=True)
+        Move.objects.filter(seat__in=seats)
+        .exclude(kind=Move.Kind.TIMEOUT)
+        .values_list("seat__player_id", flat=True)
     )
     counts: dict[int, list[int]] = {}
     for player_id, status in seats.values_list("player_id", "status"):
