@@ -9,3 +9,9 @@ class LeaguesConfig(AppConfig):
 
     name = "leagues"
     verbose_name = _("Leagues")
+
+    def ready(self) -> None:
+        from leagues import emails, notify  # noqa: F401  (notify connects the signals' receivers)
+
+        # The outbox renders the leagues' emails through its registry (it imports no league).
+        emails.register_kinds()

@@ -175,7 +175,7 @@ def test_the_division_page_shows_the_standings_and_every_game_state() -> None:
     # Avec marque, the last player left wins and both lose their tiles' value (R-END-4).
     assert re.search(rf"{loser.username} -?\d+ \(resigned\)</span>", html)
     french = page_as(players[0], url, language="fr")
-    assert "Classement" in french and "en cours : " in french
+    assert "Classement" in french and "en cours\u00a0: à " in french
 
 
 def test_a_division_is_found_only_under_its_own_league_and_season() -> None:
