@@ -33,6 +33,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -59,6 +60,9 @@ from leagues.models import (
 from leagues.schedule import schedule
 from ratings.models import Rating
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 log = logging.getLogger(__name__)
 
 # The last week's notice goes this long before the season's end.
@@ -75,7 +79,7 @@ OUTCOMES_CARRIED = (
 class LeagueError(Exception):
     """A league request refused: a stable ``code``, a translated ``message``, a status."""
 
-    def __init__(self, code: str, message: str, *, status: int = 400) -> None:
+    def __init__(self, code: str, message: StrOrPromise, *, status: int = 400) -> None:
         super().__init__(str(message))
         self.code = code
         self.message = message
@@ -245,7 +249,7 @@ def place_levels(
     never lower than theirs (their level takes one more player if need be).
     Trailing levels left smaller than ``minimum`` are merged upwards.
     """
-    bucket = {
+    bucket: dict[str, int] = {
         Placement.Outcome.KEPT: 0,
         Placement.Outcome.PROMOTED: 1,
         Placement.Outcome.RELEGATED: 2,
