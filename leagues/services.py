@@ -423,23 +423,23 @@ def season_start(
     """Create and start every game of every division at once, in the schedule's order.
 
     Players who can no longer play (account closed, suspended meanwhile) are
-    taken out of their division first.
+    taken out of their division first, and a division left with fewer players
+    than a table (after withdrawals) is merged into the one above.
     """
     now = now or timezone.now()
     season = _locked_season(season_id)
     league = season.league
     if season.state != Season.State.SCHEDULED or season.starts_at > now:
         return False
-    for division in season.divisions.order_by("level", "number"):
+    gone = [
+        p
+        for p in season.placements.select_related("player")
+        if not can_play(p.player) or active_suspension(p.player, league, now) is not None
+    ]
+    if gone:
+        _unplace(season, gone)
+    for division in _fit_divisions(season, league.table_size):
         placements = list(division.placements.select_related("player").order_by("seed", "pk"))
-        gone = [
-            p
-            for p in placements
-            if not can_play(p.player) or active_suspension(p.player, league, now) is not None
-        ]
-        if gone:
-            _unplace(season, gone)
-            placements = [p for p in placements if p not in gone]
         if len(placements) < league.table_size:
             log.warning("season %s: %s too small, no games", season.pk, division.label)
             continue
@@ -458,6 +458,36 @@ def season_start(
     season.save(update_fields=["state", "started_at"])
     signals.send_on_commit(signals.season_started, season)
     return True
+
+
+def _fit_divisions(season: Season, table_size: int) -> list[Division]:
+    """The season's divisions, each with at least a table of players: one too small is
+    merged into the one above (the top one into the one below, its players seeded
+    first), and the levels numbered 1, 2, 3… again."""
+    divisions = list(season.divisions.order_by("level", "number"))
+    sizes = {d.pk: d.placements.count() for d in divisions}
+    while len(divisions) > 1:
+        small = next((d for d in divisions if sizes[d.pk] < table_size), None)
+        if small is None:
+            break
+        index = divisions.index(small)
+        into = divisions[index - 1] if index > 0 else divisions[1]
+        moving = list(small.placements.order_by("seed", "pk"))
+        staying = list(into.placements.order_by("seed", "pk"))
+        ordered = staying + moving if index > 0 else moving + staying
+        for seed, placement in enumerate(ordered, start=1):
+            placement.division = into
+            placement.seed = seed
+        Placement.objects.bulk_update(ordered, ["division", "seed"])
+        sizes[into.pk] += sizes.pop(small.pk)
+        small.delete()
+        divisions.remove(small)
+        log.info("season %s: a division too small merged into %s", season.pk, into.label)
+    for level, division in enumerate(divisions, start=1):
+        if division.level != level:
+            division.level = level
+            division.save(update_fields=["level"])
+    return divisions
 
 
 def _unplace(season: Season, placements: Sequence[Placement]) -> None:

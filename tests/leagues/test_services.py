@@ -476,3 +476,18 @@ def test_beat_runs_the_leagues_step_and_records_its_runs() -> None:
     assert entry["schedule"] == 300.0
     tasks.seasons_advance.delay()
     assert TaskRun.objects.filter(task="leagues.advance").exists()
+
+
+def test_a_division_left_smaller_than_a_table_is_merged_at_the_start(scheduled) -> None:
+    staff = make_player("modo", is_staff=True)
+    # The bottom division (a1, n0, n1) loses two players before the start.
+    for name in ("n0", "n1"):
+        player = placement_of(scheduled, name).player
+        services.placement_withdraw(season_id=scheduled.pk, player=player, by=staff)
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    assert seeds(scheduled) == [["a0", "b0", "b1", "a1"]]
+    assert scheduled.divisions.get().level == 1
+    # One round robin of four: six games, a1 in three of them.
+    assert Game.objects.count() == 6
+    assert Game.objects.filter(seats__player__username="a1").count() == 3
