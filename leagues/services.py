@@ -506,13 +506,15 @@ def _unplace(season: Season, placements: Sequence[Placement]) -> None:
 
 @transaction.atomic
 def season_last_week(*, season_id: int, now: datetime | None = None) -> bool:
-    """The last week of a running season has begun: say so, once."""
+    """The last week of a running season has begun: say so, once (and not once it is over:
+    a beat down for the whole week sends nothing late)."""
     now = now or timezone.now()
     season = _locked_season(season_id)
     if (
         season.state != Season.State.RUNNING
         or season.last_week_notified_at is not None
         or season.ends_at - LAST_WEEK > now
+        or season.ends_at <= now
     ):
         return False
     season.last_week_notified_at = now
@@ -777,7 +779,10 @@ def seasons_due(now: datetime | None = None) -> dict[str, list[int]]:
         ),
         "last_week": list(
             seasons.filter(
-                state=state.RUNNING, last_week_notified_at=None, ends_at__lte=now + LAST_WEEK
+                state=state.RUNNING,
+                last_week_notified_at=None,
+                ends_at__lte=now + LAST_WEEK,
+                ends_at__gt=now,
             ).values_list("pk", flat=True)
         ),
         "close": list(

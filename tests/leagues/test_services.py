@@ -491,3 +491,13 @@ def test_a_division_left_smaller_than_a_table_is_merged_at_the_start(scheduled) 
     # One round robin of four: six games, a1 in three of them.
     assert Game.objects.count() == 6
     assert Game.objects.filter(seats__player__username="a1").count() == 3
+
+
+def test_the_last_week_is_announced_once_and_never_after_the_end(scheduled) -> None:
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    ends = scheduled.ends_at
+    assert not services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=8))
+    assert not services.season_last_week(season_id=scheduled.pk, now=ends + timedelta(hours=1))
+    assert services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=6))
+    assert not services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=5))
