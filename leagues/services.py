@@ -30,7 +30,8 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -150,6 +151,7 @@ def registration_create(*, season_id: int, player: User) -> Registration:
         )
     suspension = active_suspension(player, season.league)
     if suspension is not None:
+        message: StrOrPromise
         if suspension.until is None:
             message = _("You are suspended from this league: you cannot register.")
         else:
@@ -624,7 +626,7 @@ def moving_count(n: int) -> int:
     return max(1, round(n * MOVING_SHARE)) if n >= 2 else 0
 
 
-def _inactive(season: Season, division: Division) -> set[int]:
+def _inactive(division: Division, player_ids: Iterable[int]) -> set[int]:
     """Players who made no move in the season, or timed out in most of their games.
 
     A move is anything the player chose to play, a resignation included; a
@@ -638,22 +640,18 @@ def _inactive(season: Season, division: Division) -> set[int]:
         .exclude(kind=Move.Kind.TIMEOUT)
         .values_list("seat__player_id", flat=True)
     )
-    counts: dict[int, list[int]] = {}
+    games_of: Counter[int] = Counter()
+    timeouts: Counter[int] = Counter()
     for player_id, status in seats.values_list("player_id", "status"):
-        games_, timeouts = counts.setdefault(player_id, [0, 0]), status == Seat.Status.TIMED_OUT
-        games_[0] += 1
-        games_[1] += timeouts
-    return {
-        player_id
-        for player_id, (total, timeouts) in counts.items()
-        if player_id not in played or 2 * timeouts > total
-    }
+        games_of[player_id] += 1
+        timeouts[player_id] += status == Seat.Status.TIMED_OUT
+    return {pk for pk in player_ids if pk not in played or 2 * timeouts[pk] > games_of[pk]}
 
 
 def _close_division(season: Season, division: Division, bottom: int) -> None:
     placements = {p.player_id: p for p in division.placements.select_related("player")}
     rows = results.division_standings(division, [p.player for p in placements.values()])
-    inactive = _inactive(season, division)
+    inactive = _inactive(division, placements)
     ranked: list[Placement] = []
     for row in rows:
         placement = placements[row.player.pk]
