@@ -15,7 +15,7 @@ from notifications import kinds
 from notifications.models import Notification
 from tests.french import misplaced_marks, text_of_html
 from tests.leagues.lifecycle import play_out
-from tests.leagues.pages_helpers import make_league, make_players, open_season
+from tests.leagues.pages_helpers import make_league, make_players, running_season
 
 pytestmark = pytest.mark.django_db
 
@@ -38,15 +38,8 @@ def season_of_four(django_capture_on_commit_callbacks):
     players = make_players(2, prefix="anglais", language="en") + make_players(
         2, prefix="francais", language="fr"
     )
-    league = make_league()
-    season = open_season(league)
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
     with django_capture_on_commit_callbacks(execute=True):
-        services.season_schedule(season_id=season.pk, now=closes)
-        services.season_start(season_id=season.pk, now=closes)
-    season.refresh_from_db()
+        season, _division = running_season(players)
     return season, players
 
 
@@ -113,12 +106,7 @@ def test_the_final_standing_says_champion_promotion_or_relegation_in_each_langua
     league = make_league()
     league.division_max = 4
     league.save()
-    season = open_season(league)
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
-    services.season_schedule(season_id=season.pk, now=closes)
-    services.season_start(season_id=season.pk, now=closes)
+    season, _division = running_season(players, league=league)
     play_out(season, players)  # h5's: the stronger player wins, everyone moves
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -157,12 +145,7 @@ def test_registration_opening_tells_last_season_s_players_and_says_they_are_regi
 ) -> None:
     players = make_players(4)
     league = make_league()
-    season = open_season(league)
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
-    services.season_schedule(season_id=season.pk, now=closes)
-    services.season_start(season_id=season.pk, now=closes)
+    season, _division = running_season(players, league=league)
     play_out(season, players)
     with django_capture_on_commit_callbacks(execute=True):
         services.season_close(season_id=season.pk, now=season.ends_at + timedelta(hours=1))
@@ -195,13 +178,8 @@ def test_a_player_who_turned_off_invitations_gets_no_league_invitation(
     players = make_players(4)
     players[0].invitation_emails = False
     players[0].save(update_fields=["invitation_emails"])
-    season = open_season(make_league())
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
     with django_capture_on_commit_callbacks(execute=True):
-        services.season_schedule(season_id=season.pk, now=closes)
-        services.season_start(season_id=season.pk, now=closes)
+        running_season(players)
     row = Notification.objects.get(kind=emails.SEASON_STARTED, recipient=players[0])
     assert row.status == Notification.Status.SKIPPED
     assert row.reason == "turned off in the player's settings"
