@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from games import services as games
 from games.models import Game
@@ -13,6 +14,7 @@ from leagues import emails, services
 from leagues.models import Placement, Season
 from notifications import kinds
 from notifications.models import Notification
+from tests.factories import make_player, page_as
 from tests.french import misplaced_marks, text_of_html
 from tests.leagues.lifecycle import play_out
 from tests.leagues.pages_helpers import make_league, make_players, running_season
@@ -190,3 +192,12 @@ def test_a_player_who_turned_off_invitations_gets_no_league_invitation(
         .count()
         == 3
     )
+
+
+def test_the_settings_page_says_which_setting_the_league_emails_follow() -> None:
+    player = make_player("reglages")
+    english = page_as(player, reverse("accounts:settings"))
+    assert "Leagues too: registration open, your season&#x27;s start and its last week." in english
+    assert 'aria-describedby="id_game_over_emails_helptext"' in english
+    french = page_as(player, reverse("accounts:settings"), language="fr")
+    assert "Les ligues aussi\u00a0: votre classement final à la fin d’une saison." in french
