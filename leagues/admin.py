@@ -10,10 +10,11 @@ warning message and changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -21,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.models import User
 from leagues import services
 from leagues.models import (
     Division,
@@ -33,7 +35,17 @@ from leagues.models import (
 )
 from leagues.services import LeagueError
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 CONFIRM_TEMPLATE = "admin/leagues/confirm.html"
+
+
+def _staff(request: HttpRequest) -> User:
+    """The staff member acting: the admin lets only signed-in staff this far."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 def _confirm(
@@ -41,11 +53,11 @@ def _confirm(
     request: HttpRequest,
     *,
     action: str,
-    title: str,
-    explanation: str,
+    title: StrOrPromise,
+    explanation: StrOrPromise,
     items: list[Any],
     form: forms.Form,
-    button: str,
+    button: StrOrPromise,
 ) -> HttpResponse:
     """Django's intermediate page: posts back to the changelist with ``action`` and ``apply``."""
     context = {
@@ -57,7 +69,7 @@ def _confirm(
         "form": form,
         "action": action,
         "button": button,
-        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     }
     status = 400 if form.is_bound and not form.is_valid() else 200
     return TemplateResponse(request, CONFIRM_TEMPLATE, context, status=status)
@@ -65,7 +77,7 @@ def _confirm(
 
 def _refused(request: HttpRequest, what: object, exc: LeagueError) -> None:
     messages.warning(
-        request, _("%(what)s: nothing done, %(why)s") % {"what": what, "why": exc.message}
+        request, _("%(what)s: nothing done. %(why)s") % {"what": what, "why": exc.message}
     )
 
 
@@ -157,15 +169,19 @@ class DivisionAdmin(admin.ModelAdmin):
         return False
 
 
+class DivisionChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return str(obj.label)
+
+
 class MoveForm(forms.Form):
-    division = forms.ModelChoiceField(label=_("Division"), queryset=Division.objects.none())
+    division = DivisionChoiceField(label=_("Division"), queryset=Division.objects.none())
 
     def __init__(self, *args: Any, season: Season, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["division"]
-        assert isinstance(field, forms.ModelChoiceField)
+        assert isinstance(field, DivisionChoiceField)
         field.queryset = season.divisions.order_by("level", "number")
-        field.label_from_instance = lambda d: d.label  # type: ignore[method-assign]
 
 
 class SuspendForm(forms.Form):
@@ -230,7 +246,7 @@ class PlacementAdmin(admin.ModelAdmin):
                 for placement in placements:
                     try:
                         services.placement_move(
-                            placement_id=placement.pk, division_id=target.pk, by=request.user
+                            placement_id=placement.pk, division_id=target.pk, by=_staff(request)
                         )
                     except LeagueError as exc:
                         _refused(request, placement.player, exc)
@@ -269,7 +285,9 @@ class PlacementAdmin(admin.ModelAdmin):
                 for placement in placements:
                     try:
                         resigned = services.placement_withdraw(
-                            season_id=placement.season_id, player=placement.player, by=request.user
+                            season_id=placement.season_id,
+                            player=placement.player,
+                            by=_staff(request),
                         )
                     except LeagueError as exc:
                         _refused(request, placement.player, exc)
@@ -328,7 +346,7 @@ def _suspend(
                         league=league,
                         reason=data["reason"],
                         until=data["until"],
-                        by=request.user,
+                        by=_staff(request),
                     )
                 except LeagueError as exc:
                     _refused(request, row.player, exc)
@@ -406,7 +424,7 @@ class SuspensionAdmin(admin.ModelAdmin):
                 league=obj.league,
                 reason=obj.reason,
                 until=obj.until,
-                by=request.user,
+                by=_staff(request),
             )
         except LeagueError as exc:
             # The form validated it already (clean below); a race is the only way here.
@@ -414,8 +432,10 @@ class SuspensionAdmin(admin.ModelAdmin):
         obj.pk = saved.pk
         obj.created_by = saved.created_by
 
-    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
-        form = super().get_form(request, obj, **kwargs)
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
 
         class Checked(form):  # type: ignore[misc, valid-type]
             def clean(self) -> dict[str, Any]:

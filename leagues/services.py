@@ -33,6 +33,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -59,6 +60,9 @@ from leagues.models import (
 from leagues.schedule import schedule
 from ratings.models import Rating
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 log = logging.getLogger(__name__)
 
 # The last week's notice goes this long before the season's end.
@@ -75,7 +79,7 @@ OUTCOMES_CARRIED = (
 class LeagueError(Exception):
     """A league request refused: a stable ``code``, a translated ``message``, a status."""
 
-    def __init__(self, code: str, message: str, *, status: int = 400) -> None:
+    def __init__(self, code: str, message: StrOrPromise, *, status: int = 400) -> None:
         super().__init__(str(message))
         self.code = code
         self.message = message
@@ -245,7 +249,7 @@ def place_levels(
     never lower than theirs (their level takes one more player if need be).
     Trailing levels left smaller than ``minimum`` are merged upwards.
     """
-    bucket = {
+    bucket: dict[str, int] = {
         Placement.Outcome.KEPT: 0,
         Placement.Outcome.PROMOTED: 1,
         Placement.Outcome.RELEGATED: 2,
@@ -589,14 +593,18 @@ def moving_count(n: int) -> int:
 
 
 def _inactive(season: Season, division: Division) -> set[int]:
-    """Players who made no move in the season, or timed out in most of their games."""
+    """Players who made no move in the season, or timed out in most of their games.
+
+    A move is anything the player chose to play, a resignation included; a
+    time-out is the clock's, not theirs.
+    """
     seats = Seat.objects.filter(game__league_game__division=division).exclude(
         game__status=Game.Status.ANNULLED
     )
     played = set(
-        Move.objects.filter(
-            seat__in=seats, kind__in=[Move.Kind.PLACE, Move.Kind.EXCHANGE, Move.Kind.PASS]
-        ).values_list("seat__player_id", flat=True)
+        Move.objects.filter(seat__in=seats)
+        .exclude(kind=Move.Kind.TIMEOUT)
+        .values_list("seat__player_id", flat=True)
     )
     counts: dict[int, list[int]] = {}
     for player_id, status in seats.values_list("player_id", "status"):
@@ -634,8 +642,12 @@ def _close_division(season: Season, division: Division, bottom: int) -> None:
             placement.outcome = Placement.Outcome.RELEGATED
         else:
             placement.outcome = Placement.Outcome.KEPT
+    # The champion: the first of the top division among those who played it out (ties share).
+    best = ranked[0].final_rank if ranked else None
     for placement in placements.values():
-        placement.champion = division.level == 1 and placement.final_rank == 1
+        placement.champion = (
+            division.level == 1 and placement in ranked and placement.final_rank == best
+        )
     Placement.objects.bulk_update(
         list(placements.values()),
         ["final_rank", "points", "score_difference", "outcome", "champion"],

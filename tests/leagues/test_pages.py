@@ -127,7 +127,7 @@ def test_registering_when_registration_is_closed_is_refused(language: str, expec
     ("language", "expected"),
     [
         ("en", "You are suspended from this league: you cannot register."),
-        ("fr", "Vous êtes suspendu de cette ligue : vous ne pouvez pas vous inscrire."),
+        ("fr", "Vous êtes suspendu de cette ligue\u00a0: vous ne pouvez pas vous inscrire."),
     ],
 )
 def test_a_suspended_player_is_refused_with_the_reason_in_their_language(

@@ -18,6 +18,7 @@ PACKAGES = (
     "moderation",
     "notifications",
     "learn",
+    "leagues",
     "monitoring",
 )
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
