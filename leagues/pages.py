@@ -101,6 +101,13 @@ class GameLine:
     game: Game
     seats: list[Seat]
 
+    @property
+    def winners(self) -> list[str]:
+        """Who won a finished game (several share a tie), by name; [] otherwise."""
+        if self.game.status != Game.Status.FINISHED:
+            return []
+        return [str(seat.player) for seat in self.seats if seat.is_winner]
+
 
 @dataclass
 class DivisionPage:

@@ -170,7 +170,7 @@ def test_the_division_page_shows_the_standings_and_every_game_state() -> None:
     assert len(rows) == 4
     assert rows[0] == ("1", winner.username), "the only win puts its winner first"
     assert len(re.findall(r'<a href="/parties/\d+/">Game #\d+</a>', html)) == 6
-    assert "finished" in html
+    assert f"finished · won by {winner.username}" in html
     assert len(re.findall(r"running: \w+ to move", html)) == 5
     # Avec marque, the last player left wins and both lose their tiles' value (R-END-4).
     assert re.search(rf"{loser.username} -?\d+ \(resigned\)</span>", html)
