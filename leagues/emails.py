@@ -67,6 +67,12 @@ def _season(row: Notification, *states: str) -> Season:
     return season
 
 
+def _recipient(row: Notification) -> User:
+    if row.recipient is None:
+        raise Skip("no player")
+    return row.recipient
+
+
 def _placement(season: Season, user: User) -> Placement:
     placement = (
         season.placements.select_related("division__season__league").filter(player=user).first()
@@ -119,14 +125,14 @@ def _my_games(division: Division, user: User) -> list[dict[str, Any]]:
 
 def _season_started(row: Notification) -> tuple[str, dict[str, Any]]:
     season = _season(row, Season.State.RUNNING)
-    placement = _placement(season, row.recipient)
+    placement = _placement(season, _recipient(row))
     division = placement.division
     return "league_start", {
         **_common(season),
         "division": division.label,
         "division_url": division_url(division),
         "players": division.placements.count(),
-        "games": _my_games(division, row.recipient),
+        "games": _my_games(division, _recipient(row)),
         "ends_at": season.ends_at,
         "days_per_move": season.league.days_per_move,
     }
@@ -141,7 +147,7 @@ def _standing(placement: Placement) -> tuple[int | None, float | None, int]:
 
 def _last_week(row: Notification) -> tuple[str, dict[str, Any]]:
     season = _season(row, Season.State.RUNNING)
-    placement = _placement(season, row.recipient)
+    placement = _placement(season, _recipient(row))
     if placement.withdrawn_at is not None:
         raise Skip("the player was withdrawn")
     rank, points, size = _standing(placement)
@@ -165,7 +171,7 @@ def _last_week(row: Notification) -> tuple[str, dict[str, Any]]:
 
 def _final_standing(row: Notification) -> tuple[str, dict[str, Any]]:
     season = _season(row, Season.State.FINISHED)
-    placement = _placement(season, row.recipient)
+    placement = _placement(season, _recipient(row))
     if placement.outcome == Placement.Outcome.WITHDRAWN:
         raise Skip("the player was withdrawn")
     following = season.league.seasons.filter(number=season.number + 1).first()

@@ -6,8 +6,10 @@ divisions, players or games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
@@ -59,7 +61,7 @@ class SeasonPanel:
     """A season as its league page (or its own page) shows it."""
 
     season: Season
-    divisions: list[Division]
+    divisions: Sequence[Division]
     registered: int
     is_registered: bool
     champions: list[Placement] = field(default_factory=list)
@@ -70,12 +72,12 @@ class SeasonPanel:
         return self.season.state == Season.State.REGISTRATION
 
 
-def season_panel(season: Season, viewer: User | None) -> SeasonPanel:
+def season_panel(season: Season, viewer: User | AnonymousUser | None) -> SeasonPanel:
     divisions = list(
         season.divisions.annotate(players=Count("placements")).order_by("level", "number")
     )
     registered = season.registrations.count()
-    me = viewer if viewer is not None and viewer.is_authenticated else None
+    me = viewer if isinstance(viewer, User) else None
     is_registered = me is not None and season.registrations.filter(player=me).exists()
     my_placement = (
         season.placements.select_related("division").filter(player=me).first() if me else None
@@ -92,11 +94,26 @@ def league_seasons(league: League) -> list[Season]:
     return list(league.seasons.order_by("-number"))
 
 
+@dataclass(frozen=True)
+class GameLine:
+    """A game of the division and its seats in play order."""
+
+    game: Game
+    seats: list[Seat]
+
+    @property
+    def winners(self) -> list[str]:
+        """Who won a finished game (several share a tie), by name; [] otherwise."""
+        if self.game.status != Game.Status.FINISHED:
+            return []
+        return [str(seat.player) for seat in self.seats if seat.is_winner]
+
+
 @dataclass
 class DivisionPage:
     division: Division
     rows: list[Row[User]]
-    games: list[Game]
+    games: list[GameLine]
     placements: dict[int, Placement]
     """By player id: the season's outcome once written."""
 
@@ -122,9 +139,8 @@ def division_page(division: Division) -> DivisionPage:
                 known.add(seat.player)
                 players.append(seat.player)
     rows = standings(players, results.game_results(counted))
-    for game in games:
-        game.seat_rows = list(game.seats.all())
-    return DivisionPage(division, rows, games, {p.player_id: p for p in placements})
+    lines = [GameLine(game, list(game.seats.all())) for game in games]
+    return DivisionPage(division, rows, lines, {p.player_id: p for p in placements})
 
 
 def player_history(player: User) -> QuerySet[Placement]:

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
 from leagues import pages, services
 from leagues.models import Division, League, Season
 
@@ -77,13 +78,15 @@ def registration(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Register for the season (``action=register``) or take it back (``action=withdraw``)."""
     league = _league(slug)
     season = get_object_or_404(Season, league=league, number=number)
+    player = request.user
+    assert isinstance(player, User)  # login_required
     action = request.POST.get("action", "register")
     try:
         if action == "withdraw":
-            services.registration_delete(season_id=season.pk, player=request.user)
+            services.registration_delete(season_id=season.pk, player=player)
             messages.success(request, _("Your registration is withdrawn."))
         else:
-            services.registration_create(season_id=season.pk, player=request.user)
+            services.registration_create(season_id=season.pk, player=player)
             messages.success(
                 request, _("You are registered. The divisions are placed when registration closes.")
             )

@@ -49,7 +49,7 @@ def make_players(n: int, *, prefix: str = "joueur", language: str = "en") -> lis
 def running_season(
     players: list[User], *, table_size: int = 2, league: League | None = None
 ) -> tuple[Season, Division]:
-    """A season with ``players`` registered, placed in one division and started."""
+    """A season with ``players`` registered, placed and started; its top division."""
     league = league or make_league(table_size=table_size)
     season = open_season(league)
     for player in players:
@@ -58,4 +58,4 @@ def running_season(
     assert services.season_schedule(season_id=season.pk, now=closes)
     assert services.season_start(season_id=season.pk, now=closes, rng=random.Random(7))
     season.refresh_from_db()
-    return season, season.divisions.get()
+    return season, season.divisions.order_by("level", "number").first()

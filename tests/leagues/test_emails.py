@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from games import services as games
 from games.models import Game
@@ -13,9 +14,10 @@ from leagues import emails, services
 from leagues.models import Placement, Season
 from notifications import kinds
 from notifications.models import Notification
+from tests.factories import make_player, page_as
 from tests.french import misplaced_marks, text_of_html
 from tests.leagues.lifecycle import play_out
-from tests.leagues.pages_helpers import make_league, make_players, open_season
+from tests.leagues.pages_helpers import make_league, make_players, running_season
 
 pytestmark = pytest.mark.django_db
 
@@ -38,15 +40,8 @@ def season_of_four(django_capture_on_commit_callbacks):
     players = make_players(2, prefix="anglais", language="en") + make_players(
         2, prefix="francais", language="fr"
     )
-    league = make_league()
-    season = open_season(league)
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
     with django_capture_on_commit_callbacks(execute=True):
-        services.season_schedule(season_id=season.pk, now=closes)
-        services.season_start(season_id=season.pk, now=closes)
-    season.refresh_from_db()
+        season, _division = running_season(players)
     return season, players
 
 
@@ -85,7 +80,8 @@ def test_the_last_week_tells_each_player_their_place_and_games_left(
 ) -> None:
     season, _players = season_of_four
     game = Game.objects.filter(league_game__division__season=season).order_by("pk").first()
-    games.game_resign(game_id=game.pk, player=game.seats.order_by("position").first().player)
+    loser, winner = (seat.player for seat in game.seats.order_by("position"))
+    games.game_resign(game_id=game.pk, player=loser)
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert services.season_last_week(
@@ -95,11 +91,14 @@ def test_the_last_week_tells_each_player_their_place_and_games_left(
     subjects = sorted(m.subject for m in mailoutbox)
     assert sum("the last week" in s for s in subjects) == 2
     assert sum("la dernière semaine" in s for s in subjects) == 2
-    bodies = " ".join(m.body for m in mailoutbox)
-    assert (
-        "You have 3 games still running." in bodies or "You have 2 games still running." in bodies
-    )
-    assert "of 4, with" in bodies or "sur 4, avec" in bodies
+    body = {m.to[0]: m.body for m in mailoutbox}
+    # The only game over so far: its winner leads with 1 point and 2 games left.
+    if winner.language == "fr":
+        assert "vous êtes à la place 1 sur 4 (1 pts)" in body[winner.email]
+        assert "Il vous reste 2 parties en cours." in body[winner.email]
+    else:
+        assert "you are number 1 of 4 (1 pts)" in body[winner.email]
+        assert "You have 2 games still running." in body[winner.email]
 
 
 def test_the_final_standing_says_champion_promotion_or_relegation_in_each_language(
@@ -113,12 +112,7 @@ def test_the_final_standing_says_champion_promotion_or_relegation_in_each_langua
     league = make_league()
     league.division_max = 4
     league.save()
-    season = open_season(league)
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
-    services.season_schedule(season_id=season.pk, now=closes)
-    services.season_start(season_id=season.pk, now=closes)
+    season, _division = running_season(players, league=league)
     play_out(season, players)  # h5's: the stronger player wins, everyone moves
     mailoutbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -157,12 +151,7 @@ def test_registration_opening_tells_last_season_s_players_and_says_they_are_regi
 ) -> None:
     players = make_players(4)
     league = make_league()
-    season = open_season(league)
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
-    services.season_schedule(season_id=season.pk, now=closes)
-    services.season_start(season_id=season.pk, now=closes)
+    season, _division = running_season(players, league=league)
     play_out(season, players)
     with django_capture_on_commit_callbacks(execute=True):
         services.season_close(season_id=season.pk, now=season.ends_at + timedelta(hours=1))
@@ -195,13 +184,8 @@ def test_a_player_who_turned_off_invitations_gets_no_league_invitation(
     players = make_players(4)
     players[0].invitation_emails = False
     players[0].save(update_fields=["invitation_emails"])
-    season = open_season(make_league())
-    for player in players:
-        services.registration_create(season_id=season.pk, player=player)
-    closes = season.registration_closes_at
     with django_capture_on_commit_callbacks(execute=True):
-        services.season_schedule(season_id=season.pk, now=closes)
-        services.season_start(season_id=season.pk, now=closes)
+        running_season(players)
     row = Notification.objects.get(kind=emails.SEASON_STARTED, recipient=players[0])
     assert row.status == Notification.Status.SKIPPED
     assert row.reason == "turned off in the player's settings"
@@ -212,3 +196,12 @@ def test_a_player_who_turned_off_invitations_gets_no_league_invitation(
         .count()
         == 3
     )
+
+
+def test_the_settings_page_says_which_setting_the_league_emails_follow() -> None:
+    player = make_player("reglages")
+    english = page_as(player, reverse("accounts:settings"))
+    assert "Leagues too: registration open, your season&#x27;s start and its last week." in english
+    assert 'aria-describedby="id_game_over_emails_helptext"' in english
+    french = page_as(player, reverse("accounts:settings"), language="fr")
+    assert "Les ligues aussi\u00a0: votre classement final à la fin d’une saison." in french

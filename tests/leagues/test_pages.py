@@ -170,7 +170,7 @@ def test_the_division_page_shows_the_standings_and_every_game_state() -> None:
     assert len(rows) == 4
     assert rows[0] == ("1", winner.username), "the only win puts its winner first"
     assert len(re.findall(r'<a href="/parties/\d+/">Game #\d+</a>', html)) == 6
-    assert "finished" in html
+    assert f"finished · won by {winner.username}" in html
     assert len(re.findall(r"running: \w+ to move", html)) == 5
     # Avec marque, the last player left wins and both lose their tiles' value (R-END-4).
     assert re.search(rf"{loser.username} -?\d+ \(resigned\)</span>", html)
@@ -251,3 +251,22 @@ def test_a_finished_season_names_its_champion_and_outcomes() -> None:
 def test_the_leagues_are_linked_from_the_footer_and_the_lobby() -> None:
     html = Client().get(reverse("games:lobby")).content.decode()
     assert html.count(f'href="{reverse("leagues:list")}"') == 2
+
+
+def _queries(client: Client, url: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as context:
+        assert client.get(url).status_code == 200
+    return len(context)
+
+
+def test_the_division_page_costs_the_same_queries_for_four_and_eight_players() -> None:
+    counts = []
+    for n, slug in ((4, "petite"), (8, "grande")):
+        players = make_players(n, prefix=slug)
+        season, division = running_season(players, league=make_league(slug=slug, name=slug))
+        url = reverse("leagues:division", args=[slug, season.number, division.pk])
+        counts.append(_queries(_client(players[0]), url))
+    assert counts[0] == counts[1]
