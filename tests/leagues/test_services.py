@@ -501,3 +501,18 @@ def test_the_last_week_is_announced_once_and_never_after_the_end(scheduled) -> N
     assert not services.season_last_week(season_id=scheduled.pk, now=ends + timedelta(hours=1))
     assert services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=6))
     assert not services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=5))
+
+
+def test_a_double_round_robin_league_plays_every_pair_twice_once_each_way() -> None:
+    league = make_league(double_round_robin=True, division_min=2, division_max=4)
+    season = make_season(league, state=Season.State.REGISTRATION)
+    for player in rated_players("p", 4):
+        services.registration_create(season_id=season.pk, player=player)
+    with time_machine.travel(season.starts_at, tick=False):
+        assert services.season_schedule(season_id=season.pk)
+        assert services.season_start(season_id=season.pk)
+    orders = [
+        tuple(g.seat_list()[i].player.username for i in range(2))
+        for g in Game.objects.filter(league_game__division__season=season)
+    ]
+    assert len(orders) == 12 and len(set(orders)) == 12  # every ordered pair once
