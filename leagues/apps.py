@@ -11,7 +11,8 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self) -> None:
-        from leagues import emails, notify  # noqa: F401  (notify connects the signals' receivers)
+        # notify connects the signals' receivers; departures answers a deleted account.
+        from leagues import departures, emails, notify  # noqa: F401
 
         # The outbox renders the leagues' emails through its registry (it imports no league).
         emails.register_kinds()

@@ -186,6 +186,14 @@ def registration_delete(*, season_id: int, player: User) -> None:
         )
 
 
+@transaction.atomic
+def registration_drop(*, season_id: int, player: User) -> bool:
+    """The site takes ``player``'s registration back (their account closed): no refusal."""
+    season = _locked_season(season_id)
+    deleted, _rows = season.registrations.filter(player=player).delete()
+    return bool(deleted)
+
+
 # --- placing the players in divisions ----------------------------------------------
 
 

@@ -13,6 +13,7 @@ from django.utils import translation
 import rules
 from accounts.computers import computer_user
 from accounts.models import BotLevel
+from accounts.services import user_delete
 from games.models import Game, Seat
 from games.services import game_create_organised, game_resign, move_submit
 from leagues import services, tasks
@@ -516,3 +517,17 @@ def test_a_double_round_robin_league_plays_every_pair_twice_once_each_way() -> N
         for g in Game.objects.filter(league_game__division__season=season)
     ]
     assert len(orders) == 12 and len(set(orders)) == 12  # every ordered pair once
+
+
+def test_a_deleted_account_leaves_its_seasons(scheduled) -> None:
+    later = make_season(scheduled.league, number=3, state=Season.State.REGISTRATION)
+    a0 = placement_of(scheduled, "a0").player
+    services.registration_create(season_id=later.pk, player=a0)
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    user_delete(user=a0)
+    assert not later.registrations.filter(player=a0).exists()
+    assert scheduled.placements.get(player=a0).outcome == Placement.Outcome.WITHDRAWN
+    assert not Game.objects.filter(
+        status=Game.Status.RUNNING, seats__player=a0, seats__status=Seat.Status.ACTIVE
+    ).exists()
