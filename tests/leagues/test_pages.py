@@ -200,7 +200,7 @@ def test_the_league_page_lists_the_running_season_s_divisions_and_my_division() 
     assert "Division 1" in html and "4 players" in html
     assert "You play in Division 1." in html
     assert reverse("leagues:division", args=["lundi", 1, division.pk]) in html
-    assert "running until" in html
+    assert "Running until" in html
 
 
 def test_the_player_page_shows_their_league_history() -> None:
