@@ -139,6 +139,23 @@ class Season(models.Model):
             "number": self.number,
         }
 
+    def clean(self) -> None:
+        times = [
+            self.registration_opens_at,
+            self.registration_closes_at,
+            self.starts_at,
+            self.ends_at,
+        ]
+        if None in times:
+            return
+        if not times[0] <= times[1] <= times[2] < times[3]:
+            raise ValidationError(
+                _(
+                    "The times must come in order: registration opens, registration "
+                    "closes, the season starts, the season ends."
+                )
+            )
+
 
 class Registration(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="registrations")

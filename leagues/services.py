@@ -30,7 +30,8 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -150,6 +151,7 @@ def registration_create(*, season_id: int, player: User) -> Registration:
         )
     suspension = active_suspension(player, season.league)
     if suspension is not None:
+        message: StrOrPromise
         if suspension.until is None:
             message = _("You are suspended from this league: you cannot register.")
         else:
@@ -423,23 +425,23 @@ def season_start(
     """Create and start every game of every division at once, in the schedule's order.
 
     Players who can no longer play (account closed, suspended meanwhile) are
-    taken out of their division first.
+    taken out of their division first, and a division left with fewer players
+    than a table (after withdrawals) is merged into the one above.
     """
     now = now or timezone.now()
     season = _locked_season(season_id)
     league = season.league
     if season.state != Season.State.SCHEDULED or season.starts_at > now:
         return False
-    for division in season.divisions.order_by("level", "number"):
+    gone = [
+        p
+        for p in season.placements.select_related("player")
+        if not can_play(p.player) or active_suspension(p.player, league, now) is not None
+    ]
+    if gone:
+        _unplace(season, gone)
+    for division in _fit_divisions(season, league.table_size):
         placements = list(division.placements.select_related("player").order_by("seed", "pk"))
-        gone = [
-            p
-            for p in placements
-            if not can_play(p.player) or active_suspension(p.player, league, now) is not None
-        ]
-        if gone:
-            _unplace(season, gone)
-            placements = [p for p in placements if p not in gone]
         if len(placements) < league.table_size:
             log.warning("season %s: %s too small, no games", season.pk, division.label)
             continue
@@ -460,6 +462,36 @@ def season_start(
     return True
 
 
+def _fit_divisions(season: Season, table_size: int) -> list[Division]:
+    """The season's divisions, each with at least a table of players: one too small is
+    merged into the one above (the top one into the one below, its players seeded
+    first), and the levels numbered 1, 2, 3… again."""
+    divisions = list(season.divisions.order_by("level", "number"))
+    sizes = {d.pk: d.placements.count() for d in divisions}
+    while len(divisions) > 1:
+        small = next((d for d in divisions if sizes[d.pk] < table_size), None)
+        if small is None:
+            break
+        index = divisions.index(small)
+        into = divisions[index - 1] if index > 0 else divisions[1]
+        moving = list(small.placements.order_by("seed", "pk"))
+        staying = list(into.placements.order_by("seed", "pk"))
+        ordered = staying + moving if index > 0 else moving + staying
+        for seed, placement in enumerate(ordered, start=1):
+            placement.division = into
+            placement.seed = seed
+        Placement.objects.bulk_update(ordered, ["division", "seed"])
+        sizes[into.pk] += sizes.pop(small.pk)
+        small.delete()
+        divisions.remove(small)
+        log.info("season %s: a division too small merged into %s", season.pk, into.label)
+    for level, division in enumerate(divisions, start=1):
+        if division.level != level:
+            division.level = level
+            division.save(update_fields=["level"])
+    return divisions
+
+
 def _unplace(season: Season, placements: Sequence[Placement]) -> None:
     """Take players out of a season not started yet: their placement and registration."""
     divisions = {p.division_id for p in placements}
@@ -476,13 +508,15 @@ def _unplace(season: Season, placements: Sequence[Placement]) -> None:
 
 @transaction.atomic
 def season_last_week(*, season_id: int, now: datetime | None = None) -> bool:
-    """The last week of a running season has begun: say so, once."""
+    """The last week of a running season has begun: say so, once (and not once it is over:
+    a beat down for the whole week sends nothing late)."""
     now = now or timezone.now()
     season = _locked_season(season_id)
     if (
         season.state != Season.State.RUNNING
         or season.last_week_notified_at is not None
         or season.ends_at - LAST_WEEK > now
+        or season.ends_at <= now
     ):
         return False
     season.last_week_notified_at = now
@@ -592,7 +626,7 @@ def moving_count(n: int) -> int:
     return max(1, round(n * MOVING_SHARE)) if n >= 2 else 0
 
 
-def _inactive(season: Season, division: Division) -> set[int]:
+def _inactive(division: Division, player_ids: Iterable[int]) -> set[int]:
     """Players who made no move in the season, or timed out in most of their games.
 
     A move is anything the player chose to play, a resignation included; a
@@ -606,22 +640,18 @@ def _inactive(season: Season, division: Division) -> set[int]:
         .exclude(kind=Move.Kind.TIMEOUT)
         .values_list("seat__player_id", flat=True)
     )
-    counts: dict[int, list[int]] = {}
+    games_of: Counter[int] = Counter()
+    timeouts: Counter[int] = Counter()
     for player_id, status in seats.values_list("player_id", "status"):
-        games_, timeouts = counts.setdefault(player_id, [0, 0]), status == Seat.Status.TIMED_OUT
-        games_[0] += 1
-        games_[1] += timeouts
-    return {
-        player_id
-        for player_id, (total, timeouts) in counts.items()
-        if player_id not in played or 2 * timeouts > total
-    }
+        games_of[player_id] += 1
+        timeouts[player_id] += status == Seat.Status.TIMED_OUT
+    return {pk for pk in player_ids if pk not in played or 2 * timeouts[pk] > games_of[pk]}
 
 
 def _close_division(season: Season, division: Division, bottom: int) -> None:
     placements = {p.player_id: p for p in division.placements.select_related("player")}
     rows = results.division_standings(division, [p.player for p in placements.values()])
-    inactive = _inactive(season, division)
+    inactive = _inactive(division, placements)
     ranked: list[Placement] = []
     for row in rows:
         placement = placements[row.player.pk]
@@ -747,7 +777,10 @@ def seasons_due(now: datetime | None = None) -> dict[str, list[int]]:
         ),
         "last_week": list(
             seasons.filter(
-                state=state.RUNNING, last_week_notified_at=None, ends_at__lte=now + LAST_WEEK
+                state=state.RUNNING,
+                last_week_notified_at=None,
+                ends_at__lte=now + LAST_WEEK,
+                ends_at__gt=now,
             ).values_list("pk", flat=True)
         ),
         "close": list(

@@ -169,3 +169,29 @@ def test_a_league_with_divisions_smaller_than_a_table_is_refused(staff_client) -
     assert page.status_code == 200
     assert "A division needs at least one full table of players." in page.content.decode()
     assert not League.objects.exists()
+
+
+def test_staff_announce_a_season_whose_times_come_in_order(staff_client) -> None:
+    league = make_league()
+    form = {
+        "league": league.pk,
+        "number": 1,
+        "registration_opens_at_0": "2027-01-10",
+        "registration_opens_at_1": "09:00",
+        "registration_closes_at_0": "2027-01-17",
+        "registration_closes_at_1": "09:00",
+        "starts_at_0": "2027-01-17",
+        "starts_at_1": "09:00",
+        "ends_at_0": "2027-01-10",
+        "ends_at_1": "09:00",
+        "divisions-TOTAL_FORMS": 0,
+        "divisions-INITIAL_FORMS": 0,
+    }
+    page = staff_client.post(reverse("admin:leagues_season_add"), form)
+    assert page.status_code == 200 and "The times must come in order" in page.content.decode()
+    assert not Season.objects.exists()
+    form["ends_at_0"] = "2027-02-14"
+    page = staff_client.post(reverse("admin:leagues_season_add"), form)
+    assert page.status_code == 302
+    season = Season.objects.get()
+    assert season.state == Season.State.ANNOUNCED and season.ends_at.day == 14

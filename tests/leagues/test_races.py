@@ -16,6 +16,7 @@ import pytest
 import time_machine
 from django.db import connection, connections
 
+from games import services as games
 from games.models import Game
 from leagues import services
 from leagues.models import LeagueGame, Placement, Registration, Season
@@ -86,3 +87,22 @@ def test_two_tabs_registering_the_same_player_register_once() -> None:
     refused = [o for o in outcomes if isinstance(o, LeagueError)]
     assert len(registered) == 1 and [e.code for e in refused] == ["already-registered"]
     assert Registration.objects.filter(season=season, player=alice).count() == 1
+
+
+def test_two_workers_closing_the_same_season_close_it_once() -> None:
+    league = make_league(division_min=2, division_max=4)
+    season = make_season(league, state=Season.State.REGISTRATION)
+    players = rated_players("p", 4)
+    for player in players:
+        Registration.objects.create(season=season, player=player)
+    with time_machine.travel(season.starts_at + timedelta(minutes=1)):
+        services.season_schedule(season_id=season.pk)
+        services.season_start(season_id=season.pk)
+    for game in Game.objects.all():
+        games.game_resign(game_id=game.pk, player=game.seat_list()[0].player)
+    with time_machine.travel(season.ends_at + timedelta(minutes=1)):
+        outcomes = together(lambda: services.season_close(season_id=season.pk))
+    assert sorted(outcomes, key=str) == [False, True]
+    following = Season.objects.get(league=league, number=2)
+    assert following.registrations.count() == 4
+    assert Season.objects.count() == 2

@@ -184,9 +184,11 @@ def test_a_season_of_a_four_player_league_from_registration_to_the_next_division
         assert all(g.seats.count() == 4 for g in Game.objects.all())
 
         play_out(season, players, idle=[idle], traveller=traveller)
+        traveller.move_to(season.ends_at - timedelta(days=6))
+        assert tasks.seasons_advance()["last_week"] == 1
         traveller.move_to(season.ends_at + timedelta(minutes=1))
         done = tasks.seasons_advance()
-        assert done["close"] == 1
+        assert done["close"] == 1 and done["last_week"] == 0
     season.refresh_from_db()
     assert season.state == Season.State.FINISHED
     assert heard.names(season) == [

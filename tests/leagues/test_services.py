@@ -7,13 +7,15 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.utils import translation
 
+import rules
 from accounts.computers import computer_user
 from accounts.models import BotLevel
 from games.models import Game, Seat
-from games.services import game_create_organised
-from leagues import services
+from games.services import game_create_organised, game_resign, move_submit
+from leagues import services, tasks
 from leagues.models import Placement, Registration, Season, Suspension
 from leagues.services import (
     LeagueError,
@@ -22,6 +24,7 @@ from leagues.services import (
     moving_count,
     place_levels,
 )
+from monitoring.models import TaskRun
 from tests.factories import make_player
 from tests.leagues.lifecycle import T0, make_league, make_season, rated_players
 
@@ -440,3 +443,61 @@ def test_an_organised_game_plays_in_the_order_given_with_no_draw() -> None:
     from notifications.models import Notification
 
     assert not Notification.objects.exists()
+
+
+def test_the_close_waits_for_every_game_and_leaves_withdrawn_players_behind(scheduled) -> None:
+    staff = make_player("modo", is_staff=True)
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    a0 = placement_of(scheduled, "a0").player
+    services.placement_withdraw(season_id=scheduled.pk, player=a0, by=staff)
+    after_end = scheduled.ends_at + timedelta(minutes=1)
+    # A game still running at the end: the close waits for it.
+    assert not services.season_close(season_id=scheduled.pk, now=after_end)
+    assert Season.objects.get(pk=scheduled.pk).state == Season.State.RUNNING
+    for game in Game.objects.filter(status=Game.Status.RUNNING):
+        # The first seat plays a move, then the second resigns.
+        first, second = game.seat_list()
+        move_submit(game_id=game.pk, player=first.player, version=0, move=rules.Pass(0))
+        game_resign(game_id=game.pk, player=second.player)
+    assert services.season_close(season_id=scheduled.pk, now=after_end)
+    assert not services.season_close(season_id=scheduled.pk, now=after_end)  # once
+    assert placement_of(scheduled, "a0").outcome == Placement.Outcome.WITHDRAWN
+    following = Season.objects.get(league=scheduled.league, number=3)
+    assert following.state == Season.State.REGISTRATION
+    assert not following.registrations.filter(player=a0).exists()
+    assert following.registrations.count() == 5
+
+
+def test_beat_runs_the_leagues_step_and_records_its_runs() -> None:
+    entry = next(
+        e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "leagues.advance"
+    )
+    assert entry["schedule"] == 300.0
+    tasks.seasons_advance.delay()
+    assert TaskRun.objects.filter(task="leagues.advance").exists()
+
+
+def test_a_division_left_smaller_than_a_table_is_merged_at_the_start(scheduled) -> None:
+    staff = make_player("modo", is_staff=True)
+    # The bottom division (a1, n0, n1) loses two players before the start.
+    for name in ("n0", "n1"):
+        player = placement_of(scheduled, name).player
+        services.placement_withdraw(season_id=scheduled.pk, player=player, by=staff)
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    assert seeds(scheduled) == [["a0", "b0", "b1", "a1"]]
+    assert scheduled.divisions.get().level == 1
+    # One round robin of four: six games, a1 in three of them.
+    assert Game.objects.count() == 6
+    assert Game.objects.filter(seats__player__username="a1").count() == 3
+
+
+def test_the_last_week_is_announced_once_and_never_after_the_end(scheduled) -> None:
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    ends = scheduled.ends_at
+    assert not services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=8))
+    assert not services.season_last_week(season_id=scheduled.pk, now=ends + timedelta(hours=1))
+    assert services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=6))
+    assert not services.season_last_week(season_id=scheduled.pk, now=ends - timedelta(days=5))
