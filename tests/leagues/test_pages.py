@@ -14,6 +14,7 @@ from games.models import Game
 from leagues import services as league_services
 from leagues.models import Registration, Season, Suspension
 from tests.factories import make_player, page_as
+from tests.leagues.lifecycle import play_out
 from tests.leagues.pages_helpers import make_league, make_players, open_season, running_season
 
 pytestmark = pytest.mark.django_db
@@ -200,7 +201,7 @@ def test_the_league_page_lists_the_running_season_s_divisions_and_my_division() 
     assert "Division 1" in html and "4 players" in html
     assert "You play in Division 1." in html
     assert reverse("leagues:division", args=["lundi", 1, division.pk]) in html
-    assert "running until" in html
+    assert "Running until" in html
 
 
 def test_the_player_page_shows_their_league_history() -> None:
@@ -231,21 +232,29 @@ def test_my_games_marks_the_games_that_belong_to_a_league() -> None:
 def test_a_finished_season_names_its_champion_and_outcomes() -> None:
     players = make_players(4)
     season, division = running_season(players)
-    for game in Game.objects.filter(league_game__division=division):
-        loser = game.seats.order_by("position").first().player
-        games.game_resign(game_id=game.pk, player=loser)
+    play_out(season, players)  # the first of the list beats everyone
     assert league_services.season_close(
         season_id=season.pk, now=season.ends_at + timedelta(hours=1)
     )
+    champion = players[0]
     url = reverse("leagues:division", args=[season.league.slug, season.number, division.pk])
-    html = _client(players[0]).get(url).content.decode()
-    assert "Outcome" in html and "champion" in html
+    html = _client(players[1]).get(url).content.decode()
+    first_row = re.search(r"<tbody>\s*<tr[^>]*>(.*?)</tr>", html, re.S).group(1)
+    assert champion.username in first_row and "champion" in first_row
+    assert ">3<" in first_row, "three wins, a point each"
     season_html = (
         Client(headers={"accept-language": "en"})
         .get(reverse("leagues:season", args=["lundi", 1]))
         .content.decode()
     )
-    assert "Champion:" in season_html
+    assert re.search(rf"Champion: <a [^>]*>{champion.username}</a>", season_html)
+    history = page_as(champion, reverse("accounts:player", args=[champion.username]))
+    section = history[history.index('id="player-leagues-title"') :]
+    row = re.search(r"<tbody>\s*<tr>(.*?)</tr>", section, re.S).group(1)
+    assert '<td class="num">1</td>' in row and '<td class="num">3</td>' in row
+    assert "champion" in row and "Kept" in row
+    french = page_as(champion, reverse("accounts:player", args=[champion.username]), language="fr")
+    assert "Maintenu" in french and "Ligues" in french
 
 
 def test_the_leagues_are_linked_from_the_footer_and_the_lobby() -> None:
