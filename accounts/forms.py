@@ -58,6 +58,11 @@ class SettingsForm(forms.ModelForm):
                 "it is your turn."
             ),
             "display_name": _("What other players see. Leave empty to show your username."),
+            # The leagues' emails have no setting of their own (leagues/emails.py).
+            "invitation_emails": _(
+                "Leagues too: registration open, your season's start and its last week."
+            ),
+            "game_over_emails": _("Leagues too: your final standing at the end of a season."),
         }
         widgets = {
             "language": forms.RadioSelect,

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "ratings.apps.RatingsConfig",
     "moderation.apps.ModerationConfig",
     "learn.apps.LearnConfig",
+    "leagues.apps.LeaguesConfig",
     "notifications.apps.NotificationsConfig",
     "monitoring.apps.MonitoringConfig",
 ]
@@ -248,6 +249,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "games-clock": {"task": "notifications.clock", "schedule": 300.0, "options": {"expires": 290}},
     # A computer player's turn whose task was lost (games/computer.py).
     "games-bot-turns": {"task": "games.bot_sweep", "schedule": 60.0, "options": {"expires": 55}},
+    # The leagues' seasons: registration opened and closed, started, last week, closed.
+    "leagues-seasons": {"task": "leagues.advance", "schedule": 300.0, "options": {"expires": 290}},
     # Daily digests, written at each player's local digest hour.
     "notifications-digests": {
         "task": "notifications.digests",

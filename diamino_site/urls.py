@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("ratings.urls", namespace="ratings")),
     path("", include("moderation.urls", namespace="moderation")),
     path("", include("learn.urls", namespace="learn")),
+    path("", include("leagues.urls", namespace="leagues")),
 ]
 
 # A database that cannot be reached is a 503 page, anything else Django's 500.

@@ -67,10 +67,18 @@ class Started:
     setup: dict[str, Any]  # {"hands": [...], "reserve": "..."} in position order
 
 
-def start(game: Game, n_players: int, rng: random.Random) -> Started:
-    """First-player draw (R-SETUP-1), then the deal (R-SETUP-4) in play order."""
+def start(game: Game, n_players: int, rng: random.Random, *, draw_first: bool = True) -> Started:
+    """First-player draw (R-SETUP-1), then the deal (R-SETUP-4) in play order.
+
+    ``draw_first=False``: no draw, the seats play in the order they were taken
+    (an organised game whose organiser decides who moves first: a league's
+    schedule balances it, ``leagues/``); the draw recorded is then empty.
+    """
     config = config_of(game)
-    draw = rules.draw_first_player(config.tiles, n_players, rng)
+    if draw_first:
+        draw = rules.draw_first_player(config.tiles, n_players, rng)
+    else:
+        draw = rules.FirstPlayerDraw((), 0)
     rotation = rules.seat_rotation(draw.first, n_players)
     hands, reserve = rules.deal(config, n_players, rng)
     state = rules.new_game(config, hands, reserve)

@@ -132,10 +132,15 @@ def atomic_keeping(service: Callable[P, T]) -> Callable[P, T]:
     return run
 
 
-def start(game: Game, rng: random.Random) -> None:
-    """First-player draw (R-SETUP-1), seating in play order, deal (R-SETUP-4)."""
+def start(game: Game, rng: random.Random, *, organised: bool = False) -> None:
+    """First-player draw (R-SETUP-1), seating in play order, deal (R-SETUP-4).
+
+    ``organised``: a game an organiser set up (``tables.game_create_organised``):
+    no draw, the seats play in the order they were taken, and no "game
+    started" email (the organiser sends its own).
+    """
     seats = list(game.seats.select_related("player").order_by("joined_at", "pk"))
-    started = bridge.start(game, len(seats), rng)
+    started = bridge.start(game, len(seats), rng, draw_first=not organised)
     for position, index in enumerate(started.rotation):
         seat = seats[index]
         seat.position = position
@@ -152,7 +157,8 @@ def start(game: Game, rng: random.Random) -> None:
     game.seats_wanted = len(seats)
     game.save()
     game.invitations.filter(status=Invitation.Status.PENDING).delete()
-    notify.game_started(game)
+    if not organised:
+        notify.game_started(game)
     signals.turn_to_play.send(sender=Game, game=game)
 
 

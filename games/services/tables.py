@@ -12,7 +12,7 @@ friendly table with a computer player, started at once).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.conf import settings
 from django.db import transaction
@@ -302,4 +302,48 @@ def game_against_computer(
     game = game_create(creator=player, mode=mode, seats=2, days_per_move=days_per_move, rated=False)
     game_seat_computer(game_id=game.pk, by=player, level=level, rng=rng)
     game.refresh_from_db()
+    return game
+
+
+# --- organised games (leagues) ---------------------------------------------------
+
+
+@transaction.atomic
+def game_create_organised(
+    *,
+    players: Sequence[User],
+    mode: str,
+    days_per_move: int,
+    rng: random.Random | None = None,
+) -> Game:
+    """A game set up by an organiser (a league's season): seated and started at once.
+
+    The players sit in ``players``' order and play in it, the first moves
+    first: no first-player draw, since the organiser balances who moves first
+    over the season (``leagues/``). An invitation-only table nobody can join,
+    rated as any game between people; no rate limit (the site creates it, not
+    the player) and no "game started" email (the organiser sends its own, with
+    every game of the season).
+    """
+    if len({p.pk for p in players}) != len(players):
+        raise GameError("already-seated", _("A player cannot sit twice at one table."))
+    for player in players:
+        require_player(player)
+        if player.is_computer:
+            raise GameError("no-player", _("There is no such player."), status=404)
+    refusal = policies.seats_refusal(mode, len(players))
+    if refusal is not None:
+        raise refusal
+    if days_per_move not in settings.DIAMINO_DAYS_PER_MOVE_CHOICES:
+        raise GameError("bad-days", _("Choose 1, 2, 3, 5, 7 or 14 days per move."))
+    game = Game.objects.create(
+        mode=mode,
+        seats_wanted=len(players),
+        days_per_move=days_per_move,
+        invitation_only=True,
+        creator=players[0],
+        word_list=bridge.current_word_list_id(),
+    )
+    Seat.objects.bulk_create([Seat(game=game, player=player) for player in players])
+    start(game, rng or system_rng(), organised=True)
     return game

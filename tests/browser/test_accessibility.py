@@ -41,11 +41,13 @@ from tests.browser.test_screenshots import NEXT_MOVE, TURN_STARTED, play_moves
 from tests.conftest import AXE
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
+from tests.leagues.pages_helpers import make_league, make_players, open_season, running_season
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from accounts.models import User
+    from leagues.models import Division
 
 pytestmark = pytest.mark.browser
 
@@ -139,6 +141,26 @@ class Stage:
         if game.to_move.player == self.camille:
             services.hint_request(game_id=game.pk, player=self.camille, version=game.move_count)
         return game
+
+    @cached_property
+    def league_division(self) -> Division:
+        """A running season of four, Camille and Hugo in it, one game already over."""
+        _season, division = running_season(
+            [self.camille, self.hugo, *make_players(2, prefix="ligueur")]
+        )
+        game = Game.objects.filter(league_game__division=division).order_by("pk").first()
+        services.game_resign(game_id=game.pk, player=seat_at(game, 0).player)
+        return division
+
+    def division_path(self) -> str:
+        division = self.league_division
+        return f"/ligues/{division.season.league.slug}/saisons/1/divisions/{division.pk}/"
+
+    def league_open(self) -> str:
+        """A league whose registration is open: its page's path."""
+        league = make_league(slug="mardi", name="Ligue du mardi")
+        open_season(league)
+        return f"/ligues/{league.slug}/"
 
     def former_player(self) -> User:
         player = make_player("zoe", display_name="Zoé")
@@ -295,6 +317,20 @@ PAGES: dict[str, Callable[[Stage], Visit]] = {
     "a former player's page": lambda s: Visit(
         s.camille, f"/joueurs/{s.former_player().username}/", status=410
     ),
+    "leagues": lambda s: Visit(None, (s.league_open(), "/ligues/")[1]),
+    "league, registration open": lambda s: Visit(s.camille, s.league_open()),
+    "league, its season running": lambda s: (s.league_division, Visit(s.camille, "/ligues/lundi/"))[
+        1
+    ],
+    "league division, standings and games": lambda s: Visit(s.camille, s.division_path()),
+    "player page, with league history": lambda s: (
+        s.league_division,
+        Visit(s.camille, "/joueurs/hugo/"),
+    )[1],
+    "my games, with league games": lambda s: (
+        s.league_division,
+        Visit(s.camille, "/parties/mes-parties/"),
+    )[1],
     "check a word": lambda s: Visit(s.camille, "/verifier-un-mot/?mot=diamant"),
     "check a word, signed out": lambda s: Visit(None, "/verifier-un-mot/"),
     "report a game": lambda s: Visit(s.camille, f"/parties/{s.running.pk}/signaler/"),

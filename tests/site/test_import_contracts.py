@@ -18,6 +18,7 @@ PACKAGES = (
     "moderation",
     "notifications",
     "learn",
+    "leagues",
     "monitoring",
     "bymail",
 )

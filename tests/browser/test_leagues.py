@@ -1,0 +1,68 @@
+"""A league through its pages: a player registers, a second tab's registration is refused, the
+division shows the standings; on a phone the standings scroll inside their region."""
+
+from __future__ import annotations
+
+import pytest
+
+from leagues.models import Registration, Suspension
+from tests.browser.pages import expect
+from tests.factories import make_player
+from tests.leagues.pages_helpers import make_league, make_players, open_season, running_season
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_player_registers_from_the_league_page_and_a_second_tab_is_told_already(
+    browse, transactional_db
+) -> None:
+    league = make_league()
+    season = open_season(league)
+    camille = make_player("camille")
+    first_tab = browse(camille)
+    second_tab = first_tab.context.new_page()
+    for page in (first_tab, second_tab):
+        page.goto("/ligues/")
+        page.get_by_role("link", name="Ligue du lundi").click()
+        expect(page.get_by_role("button", name="M’inscrire à cette saison")).to_be_visible()
+
+    first_tab.get_by_role("button", name="M’inscrire à cette saison").click()
+    expect(first_tab.get_by_role("status")).to_contain_text("Vous êtes inscrit.")
+    expect(first_tab.get_by_text("1 joueur inscrit.")).to_be_visible()
+
+    # The second tab still offers the button; its registration is refused, once.
+    second_tab.get_by_role("button", name="M’inscrire à cette saison").click()
+    expect(second_tab.get_by_role("status")).to_contain_text(
+        "Vous êtes déjà inscrit à cette saison."
+    )
+    assert Registration.objects.filter(season=season, player=camille).count() == 1
+
+
+def test_a_suspended_player_is_refused_on_the_page_and_nothing_is_written(
+    browse, transactional_db
+) -> None:
+    league = make_league()
+    open_season(league)
+    hugo = make_player("hugo")
+    Suspension.objects.create(player=hugo, league=league, reason="abandons répétés")
+    page = browse(hugo, language="en")
+    page.goto(f"/ligues/{league.slug}/")
+    page.get_by_role("button", name="Register for this season").click()
+    expect(page.get_by_role("status")).to_contain_text(
+        "You are suspended from this league: you cannot register."
+    )
+    assert not Registration.objects.exists()
+
+
+def test_on_a_phone_the_division_standings_scroll_within_their_region(
+    browse, transactional_db
+) -> None:
+    players = make_players(4)
+    season, division = running_season(players)
+    page = browse(players[0], phone=True, language="en")
+    page.goto(f"/ligues/{season.league.slug}/saisons/1/divisions/{division.pk}/")
+    region = page.get_by_role("region", name="Standings")
+    expect(region).to_be_visible()
+    expect(region.get_by_role("row")).to_have_count(5)  # the header and four players
+    page_width = page.evaluate("document.documentElement.scrollWidth")
+    assert page_width <= 400, "the page itself never scrolls sideways on a phone"
