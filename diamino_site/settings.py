@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "learn.apps.LearnConfig",
     "notifications.apps.NotificationsConfig",
     "monitoring.apps.MonitoringConfig",
+    "bymail.apps.BymailConfig",
 ]
 
 MIDDLEWARE = [
@@ -309,6 +310,36 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
 EMAIL_FILE_PATH = DATA_DIR / "mail"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Diamino <diamino@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Play by email: replies to the turn emails (bymail/, README) ------------
+# `make mail-in` listens here for the site's mail server to hand replies to.
+MAIL_IN_HOST = env_str("MAIL_IN_HOST", "127.0.0.1")
+MAIL_IN_PORT = env_int("MAIL_IN_PORT", 2525, minimum=1, maximum=65535)
+# The domain of the reply addresses (reply+<token>@MAIL_IN_DOMAIN).
+MAIL_IN_DOMAIN = env_str("MAIL_IN_DOMAIN", "localhost")
+# A hosted mailbox to fetch replies from instead: imaps://user:password@host:993/INBOX.
+MAIL_IN_IMAP_URL = env_url("MAIL_IN_IMAP_URL", None, schemes=("imap", "imaps"))
+MAIL_IN_IMAP_SECONDS = env_int("MAIL_IN_IMAP_SECONDS", 60, minimum=5)
+# A reply larger than this, or with more MIME parts, is refused with the reason;
+# the SMTP server itself refuses anything over four times the size (552).
+MAIL_IN_MAX_BYTES = env_int("MAIL_IN_MAX_BYTES", 256 * 1024, minimum=1024)
+MAIL_IN_MAX_PARTS = env_int("MAIL_IN_MAX_PARTS", 20, minimum=1)
+# At most this many replies per seat per MAIL_IN_RATE_SECONDS; the rest are refused.
+MAIL_IN_RATE_COUNT = env_int("MAIL_IN_RATE_COUNT", 10, minimum=1)
+MAIL_IN_RATE_SECONDS = env_int("MAIL_IN_RATE_SECONDS", 3600, minimum=1)
+# Stored replies not processed after this many seconds are processed by the sweep.
+MAIL_IN_SWEEP_AFTER = env_int("MAIL_IN_SWEEP_AFTER", 60, minimum=0)
+CELERY_BEAT_SCHEDULE["bymail-sweep"] = {
+    "task": "bymail.sweep",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
+if MAIL_IN_IMAP_URL:
+    CELERY_BEAT_SCHEDULE["bymail-imap"] = {
+        "task": "bymail.imap_fetch",
+        "schedule": float(MAIL_IN_IMAP_SECONDS),
+        "options": {"expires": MAIL_IN_IMAP_SECONDS - 1},
+    }
 
 # --- Internationalisation: French first, English too ------------------------
 LANGUAGE_CODE = "fr"
