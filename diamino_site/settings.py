@@ -310,6 +310,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
 EMAIL_FILE_PATH = DATA_DIR / "mail"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Diamino <diamino@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Play by mail (#24): the domain of the turn emails' Reply-To, reply+<token>@MAIL_IN_DOMAIN
+# (bymail/tokens.py). Empty: SITE_URL's host name, or "localhost" when it is an IP address.
+MAIL_IN_DOMAIN = env_str("MAIL_IN_DOMAIN", "")
 
 # --- Play by email: replies to the turn emails (bymail/, README) ------------
 # `make mail-in` listens here for the site's mail server to hand replies to.
