@@ -32,6 +32,7 @@ from django.utils import translation
 
 from accounts.emails import absolute_url, build_email, has_confirmed_address
 from accounts.models import User
+from bymail.tokens import noreply_address, reply_address
 from games.emails import game_context
 from games.models import Game, Seat
 from notifications import kinds
@@ -44,13 +45,6 @@ if TYPE_CHECKING:
 KIND = Notification.Kind.MAIL_ANSWER
 
 REFUSALS = {"illegal", "unreadable", "site", "too-big", "too-many-parts", "rate"}
-
-
-def noreply() -> str:
-    """The address a turn email replies to when the player does not play by email."""
-    from bymail.tokens import noreply_address
-
-    return noreply_address()
 
 
 def answer_write(
@@ -79,22 +73,23 @@ def _message_of(context: dict[str, Any], language: str) -> str:
 
 
 def _reply_to(user: User, seat: Seat | None, game: Game | None) -> str:
-    from bymail.tokens import reply_address
-
     if (
         seat is None
         or game is None
         or game.status != Game.Status.RUNNING
         or not getattr(user, "play_by_email", True)
     ):
-        return noreply()
+        return noreply_address()
     return reply_address(seat, game.move_count)
 
 
 def _position(game: Game, seat: Seat | None, user: User) -> str:
-    from games import email_board
+    from games import email_board, selectors
 
-    return str(email_board.text_position(game, seat))
+    text_position = getattr(email_board, "text_position", None)
+    if text_position is not None:  # h7's, with the player's own hand
+        return str(text_position(game, seat))
+    return email_board.text_picture(selectors.game_view(game, None))
 
 
 def _render(row: Notification) -> EmailMultiAlternatives:

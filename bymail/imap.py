@@ -49,35 +49,12 @@ def mailbox_of(url: str) -> Mailbox:
     )
 
 
-def _recipient(raw: bytes) -> str:
-    """The reply address the message came to (Delivered-To, X-Original-To or To)."""
-    from email import message_from_bytes
-    from email.policy import compat32
-    from email.utils import getaddresses
-
-    from bymail.emails import noreply
-
-    message = message_from_bytes(raw, policy=compat32)
-    domain = "@" + _domain()
-    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        for _n, address in getaddresses([str(v) for v in message.get_all(name, [])]):
-            lowered = address.lower()
-            if (lowered.startswith("reply+") and lowered.endswith(domain)) or (
-                lowered == noreply().lower()
-            ):
-                return address
-    return ""
-
-
-def _domain() -> str:
-    from django.conf import settings
-
-    return str(settings.MAIL_IN_DOMAIN).lower()
-
-
 def fetch(url: str, *, limit: int = 100) -> int:
     """Store the unseen messages, flagging each seen once stored; how many were new."""
-    from bymail.store import message_store
+    from email import message_from_bytes
+    from email.policy import compat32
+
+    from bymail.store import addressed_to, message_store
 
     box = mailbox_of(url)
     client: imaplib.IMAP4 = (
@@ -104,7 +81,9 @@ def fetch(url: str, *, limit: int = 100) -> int:
             if status != "OK" or not isinstance(raw, bytes):
                 log.warning("IMAP message %s could not be fetched; next time", uid)
                 continue
-            _row, was_new = message_store(raw, via="imap", recipient=_recipient(raw))
+            _row, was_new = message_store(
+                raw, via="imap", recipient=addressed_to(message_from_bytes(raw, policy=compat32))
+            )
             new += was_new
             # Stored and committed: now it may be marked handled.
             client.uid("STORE", uid.decode(), "+FLAGS", "(\\Seen)")

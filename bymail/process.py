@@ -39,7 +39,7 @@ from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import getaddresses, parseaddr
+from email.utils import parseaddr
 from typing import Any
 
 from allauth.account.models import EmailAddress
@@ -51,11 +51,15 @@ from django.utils import timezone, translation
 import rules
 from accounts.models import User
 from bymail import emails
+from bymail.extract import reply_text
 from bymail.models import InboundMessage
+from bymail.store import addressed_to
+from bymail.tokens import is_noreply_address, read_reply_address
 from diamino_site import ratelimit
 from games import bridge, services
 from games.errors import GameError
 from games.models import Game, Seat
+from rules.reply_notation import ReplyNotationError, parse_reply
 
 log = logging.getLogger(__name__)
 
@@ -105,14 +109,7 @@ def _parts(message: EmailMessage) -> int:
 
 def _recipient(row: InboundMessage, message: EmailMessage) -> str:
     """The reply address the message came to: the envelope's, else the headers'."""
-    if row.recipient:
-        return row.recipient
-    domain = "@" + settings.MAIL_IN_DOMAIN.lower()
-    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
-        for _name, address in getaddresses([str(v) for v in message.get_all(name, [])]):
-            if address.lower().endswith(domain) or address.lower() == emails.noreply().lower():
-                return address
-    return ""
+    return row.recipient or addressed_to(message)
 
 
 def _player_with_address(address: str) -> User | None:
@@ -155,9 +152,6 @@ def _rate_limit() -> ratelimit.Limit:
 
 
 def _decide(row: InboundMessage) -> Outcome:
-    from bymail.extract import reply_text
-    from bymail.tokens import read_reply_address
-    from rules.reply_notation import parse_reply
 
     try:
         message = BytesParser(policy=policy.default).parsebytes(bytes(row.raw))
@@ -170,7 +164,7 @@ def _decide(row: InboundMessage) -> Outcome:
 
     sender = parseaddr(str(message.get("From", "") or ""))[1]
     address = _recipient(row, message)
-    if address.lower() == emails.noreply().lower():
+    if is_noreply_address(address):
         player = _player_with_address(sender)
         if player is None:
             log.warning("inbound %s to the no-reply address from a stranger: dropped", row.pk)
@@ -230,11 +224,8 @@ def _decide(row: InboundMessage) -> Outcome:
     view = rules.view(bridge.state_of(game), seat.position)
     try:
         move = parse_reply(text, view)
-    except Exception as error:  # the parser's refusal carries the player's messages
-        messages = {
-            "fr": str(getattr(error, "message_fr", "") or error),
-            "en": str(getattr(error, "message_en", "") or error),
-        }
+    except ReplyNotationError as error:  # the parser's refusal carries the player's messages
+        messages = {"fr": error.message_fr, "en": error.message_en}
         return Outcome(
             State.REFUSED,
             f"unreadable move: {messages['en']}"[:300],

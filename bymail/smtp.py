@@ -29,23 +29,12 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.conf import settings
 from django.db import close_old_connections
 
+from bymail.store import inbound_queue, is_ours, message_store
+
 log = logging.getLogger(__name__)
 
 
-def accepted_recipient(address: str) -> bool:
-    """A reply address of this site (its token is checked later), or the no-reply address."""
-    from bymail.emails import noreply
-
-    address = address.strip().strip("<>").lower()
-    if address == noreply().lower():
-        return True
-    local, _, domain = address.rpartition("@")
-    return domain == settings.MAIL_IN_DOMAIN.lower() and local.startswith("reply+")
-
-
 def _store(raw: bytes, envelope_from: str, recipient: str) -> tuple[int, bool]:
-    from bymail.store import message_store
-
     close_old_connections()
     try:
         row, new = message_store(
@@ -57,8 +46,6 @@ def _store(raw: bytes, envelope_from: str, recipient: str) -> tuple[int, bool]:
 
 
 def _queue(inbound_id: int) -> None:
-    from bymail.store import inbound_queue
-
     close_old_connections()
     try:
         inbound_queue(inbound_id)
@@ -77,7 +64,7 @@ class ReplyHandler:
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: Any
     ) -> str:
-        if not accepted_recipient(address):
+        if not is_ours(address):
             return "550 5.1.1 No such recipient here: only replies to Diamino's emails"
         if envelope.rcpt_tos:  # one reply address per message, so one game and one seat
             return "452 4.5.3 One recipient per message, please"

@@ -15,16 +15,37 @@ import hashlib
 import logging
 import re
 from email import message_from_bytes
+from email.message import Message
 from email.policy import compat32
+from email.utils import getaddresses
 from functools import partial
 
 from django.db import IntegrityError, transaction
 
 from bymail.models import InboundMessage
+from bymail.tokens import PREFIX, is_noreply_address, mail_in_domain
 
 log = logging.getLogger(__name__)
 
 _ID = re.compile(r"<[^<>\s]{1,250}>")
+
+
+def is_ours(address: str) -> bool:
+    """A reply address of this site (its token is checked later), or the no-reply address."""
+    address = address.strip().strip("<>").lower()
+    if is_noreply_address(address):
+        return True
+    local, _, domain = address.rpartition("@")
+    return domain == mail_in_domain() and local.startswith(PREFIX)
+
+
+def addressed_to(message: Message) -> str:
+    """The reply address a message came to, from its headers (IMAP has no envelope)."""
+    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        for _name, address in getaddresses([str(v) for v in message.get_all(name, [])]):
+            if is_ours(address):
+                return address
+    return ""
 
 
 def message_id_of(raw: bytes) -> str:

@@ -318,8 +318,6 @@ MAIL_IN_DOMAIN = env_str("MAIL_IN_DOMAIN", "")
 # `make mail-in` listens here for the site's mail server to hand replies to.
 MAIL_IN_HOST = env_str("MAIL_IN_HOST", "127.0.0.1")
 MAIL_IN_PORT = env_int("MAIL_IN_PORT", 2525, minimum=1, maximum=65535)
-# The domain of the reply addresses (reply+<token>@MAIL_IN_DOMAIN).
-MAIL_IN_DOMAIN = env_str("MAIL_IN_DOMAIN", "localhost")
 # A hosted mailbox to fetch replies from instead: imaps://user:password@host:993/INBOX.
 MAIL_IN_IMAP_URL = env_url("MAIL_IN_IMAP_URL", None, schemes=("imap", "imaps"))
 MAIL_IN_IMAP_SECONDS = env_int("MAIL_IN_IMAP_SECONDS", 60, minimum=5)

@@ -6,8 +6,9 @@ import signal
 import threading
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+
+from bymail.tokens import mail_in_domain
 
 
 class Command(BaseCommand):
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         server.start()
         self.stdout.write(
             f"mail-in: SMTP on {server.hostname}:{server.port} for reply+…@"
-            f"{settings.MAIL_IN_DOMAIN}; Ctrl-C to stop",
+            f"{mail_in_domain()}; Ctrl-C to stop",
         )
         self.stdout.flush()
         try:
