@@ -12,6 +12,7 @@ fetch and the flag).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import threading
 from dataclasses import dataclass, field
@@ -212,10 +213,8 @@ class ImapServer:
         self.server: asyncio.base_events.Server | None = None
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
+        with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
             await _Session(self.box, reader, writer).run()
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
 
     def __enter__(self) -> ImapServer:
         self.thread.start()
