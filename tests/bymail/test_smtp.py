@@ -120,7 +120,7 @@ def test_a_refusal_is_answered_in_the_players_language(game, players):
     processed(message)
     (answer,) = answers_to("alice@example.com")
     assert "Coup non joué" in answer.subject
-    assert "Votre coup n'a pas été joué : A1 CHAT" in answer.body
+    assert "Votre coup n’a pas été joué\u00a0: A1 CHAT" in answer.body
 
 
 def test_an_unreadable_reply_is_answered_with_the_parsers_message(game):
