@@ -127,9 +127,11 @@ def _switched_on(user: User, preference: str) -> bool:
 
 
 def build_email(
-    user: User, name: str, context: dict[str, Any], *, kind: str
+    user: User, name: str, context: dict[str, Any], *, kind: str, reply_to: str = ""
 ) -> EmailMultiAlternatives:
     """The email ``emails/<name>_*`` for ``user``, ready to ``send()``.
+
+    ``reply_to``: the message's ``Reply-To`` (a game's reply address, #24), if any.
 
     Rendered in the user's language and time zone. The context also holds
     ``user``, ``site_url``, ``settings_url``, ``unsubscribe_url`` and ``email_kind_label``.
@@ -166,6 +168,7 @@ def build_email(
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[user.email],
+        reply_to=[reply_to] if reply_to else None,
         headers={
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -40,6 +40,7 @@ class SettingsForm(forms.ModelForm):
             "invitation_emails",
             "game_over_emails",
             "report_emails",
+            "play_by_email",
         ]
         labels = {
             "display_name": _("Display name"),
@@ -48,8 +49,14 @@ class SettingsForm(forms.ModelForm):
             "invitation_emails": _("When someone invites me to a game"),
             "game_over_emails": _("When a game of mine ends"),
             "report_emails": _("When a player files a report (staff)"),
+            "play_by_email": _("Play by answering the turn emails"),
         }
         help_texts = {
+            "play_by_email": _(
+                "Answer a turn email with your move (for example H8 CHAT) and it is played, "
+                "as if you had played it on the site. Off, the turn emails only tell you "
+                "it is your turn."
+            ),
             "display_name": _("What other players see. Leave empty to show your username."),
         }
         widgets = {

@@ -70,6 +70,9 @@ class User(AbstractUser):
     )
     invitation_emails = models.BooleanField(_("emails when I am invited to a game"), default=True)
     game_over_emails = models.BooleanField(_("emails when a game of mine ends"), default=True)
+    # Play by mail (#24): a turn email's Reply-To is the game's signed reply address, and
+    # answering it with a move plays it; off, the Reply-To is the no-reply address.
+    play_by_email = models.BooleanField(_("play by answering the turn emails"), default=True)
     # Read only while ``is_staff``: the alert sent to staff when a player files a report.
     report_emails = models.BooleanField(_("emails when a player files a report"), default=True)
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)

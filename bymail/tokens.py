@@ -23,14 +23,19 @@ import base64
 from dataclasses import dataclass
 from email.utils import parseaddr
 from ipaddress import ip_address
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-if TYPE_CHECKING:
-    from games.models import Seat
+
+class Seat(Protocol):
+    """What a reply address needs of a ``games.models.Seat`` (no import of games here)."""
+
+    game_id: Any
+    pk: Any
+
 
 SALT = "diamino.bymail.reply-address"
 PREFIX = "reply+"

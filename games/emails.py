@@ -7,18 +7,28 @@ player already moved, the table closed, no game waits any more).
 
 What a game email shows comes from a spectator's ``game_view``: the board,
 the last move with its words and points, the players and their scores — and
-never a player's hand, the reserve or the tiles a move drew (R-HIDE-1).
+never another player's hand or the tiles a move drew (R-HIDE-1).
+
+The emails that ask the recipient to move (turn, reminder, more time given,
+the digest) are a playable position (play by mail, #24): their text holds
+``email_board.text_position`` with the recipient's own hand, and their
+``Reply-To`` (the context's ``reply_to``, which the outbox puts on the
+message) is the seat's signed reply address at the game's version
+(``bymail.tokens.reply_address``), or the no-reply address when the player
+turned playing by email off — then the email does not say how to answer.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.emails import absolute_url
 from accounts.models import User
+from bymail.tokens import noreply_address, reply_address
 from games import clock, selectors
 from games import email_board as board
 from games.models import Game, Invitation, Seat
@@ -73,6 +83,30 @@ def game_context(game: Game, user: User) -> dict[str, Any]:
     }
 
 
+def playable(game: Game, user: User) -> dict[str, Any]:
+    """What makes an email a position ``user`` can answer with a move (#24).
+
+    ``position_text`` (``email_board.text_position``, with the player's hand),
+    ``reply_to`` (the seat's reply address at ``game.move_count``, or the no-reply
+    address when the player does not play by email), ``answer_lines`` (how to
+    answer; empty then) and ``play_by_email``. Call it in the recipient's language.
+    """
+    seat = next((s for s in game.seat_list() if s.player_id == user.pk), None)
+    by_email = bool(user.play_by_email) and seat is not None
+    view = selectors.game_view(game, user if seat is not None else None)
+    address = reply_address(seat, game.move_count) if by_email and seat else noreply_address()
+    return {
+        "position_text": board.position_of(view, user.time_zone),
+        "hand": view.my_hand or (),
+        "numbered_hand": view.hand_slots > 0,
+        "reserve_line": board.reserve_line(view.reserve_size),
+        "play_by_email": by_email,
+        "reply_to": address,
+        "reply_mailto": f"mailto:{address}?subject={quote(game_title(game))}",
+        "answer_lines": board.how_to_answer() if by_email else "",
+    }
+
+
 def _game(row: Notification) -> Game:
     if row.game is None:
         raise Skip("the game no longer exists")
@@ -92,14 +126,22 @@ def _still_this_turn(row: Notification, game: Game) -> None:
 def _turn(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
-    return "turn", {**game_context(game, row.recipient), "first_move": game.move_count == 0}
+    return "turn", {
+        **game_context(game, row.recipient),
+        **playable(game, row.recipient),
+        "first_move": game.move_count == 0,
+    }
 
 
 def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
     vacation_url = absolute_url(reverse("accounts:vacation"))
-    return "reminder", {**game_context(game, row.recipient), "vacation_url": vacation_url}
+    return "reminder", {
+        **game_context(game, row.recipient),
+        **playable(game, row.recipient),
+        "vacation_url": vacation_url,
+    }
 
 
 def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
@@ -110,6 +152,7 @@ def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
         raise Skip("the giver's seat is not in the game any more")
     return "time_gift", {
         **game_context(game, row.recipient),
+        **playable(game, row.recipient),
         "giver": selectors.seat_name(giver),
         "extra_days": game.turn_extra_days,
     }
@@ -213,6 +256,7 @@ def waiting_games(user: User) -> list[dict[str, Any]]:
     for game in games:
         entries.append(
             {
+                **playable(game, user),
                 "game_title": game_title(game),
                 "mode_label": game.get_mode_display(),
                 "game_url": game_url(game),
@@ -229,8 +273,14 @@ def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
     entries = waiting_games(row.recipient)
     if not entries:
         raise Skip("no game waits for the player any more")
+    # One Reply-To for one game; with several, each game's address is in the body and a
+    # reply to the digest itself goes to the no-reply address (which answers how to play).
+    only = entries[0] if len(entries) == 1 else None
     return "digest", {
         "entries": entries,
+        "reply_to": only["reply_to"] if only else noreply_address(),
+        # "Answer this email": true of a digest listing one game only.
+        "answer_lines": only["answer_lines"] if only else "",
         "my_games_url": absolute_url(reverse("games:mine")),
         "time_zone": row.recipient.time_zone,
     }

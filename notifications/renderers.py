@@ -8,7 +8,9 @@ fresh rows when the row is sent and returns the template name and context that
 ``accounts.emails.build_email`` turns into the message (recipient's language
 and time zone, unsubscribe link and headers), or raises ``Skip`` when the
 notification no longer makes sense (the player already moved, the table
-closed, the report was resolved).
+closed, the report was resolved). A context's ``reply_to`` (a string) becomes
+the message's ``Reply-To`` header: the games' turn emails put a seat's signed
+reply address there (play by mail, #24); the outbox only carries it.
 """
 
 from __future__ import annotations
@@ -72,4 +74,11 @@ def render(row: Notification) -> EmailMultiAlternatives:
     renderer = renderer_of(row.kind)
     with translation.override(user.language):
         name, context = renderer(row)
-    return build_email(user, name, context, kind=EMAIL_KIND[row.kind])
+    reply_to = context.get("reply_to")
+    return build_email(
+        user,
+        name,
+        context,
+        kind=EMAIL_KIND[row.kind],
+        reply_to=reply_to if isinstance(reply_to, str) else "",
+    )

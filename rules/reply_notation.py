@@ -41,7 +41,7 @@ class ReplyNotationError(ValueError):
     def __init__(self, code: str, message_fr: str, message_en: str) -> None:
         super().__init__(message_en)
         self.code = code
-        self.message_fr = message_fr
+        self.message_fr = _french_spaces(message_fr)
         self.message_en = message_en
 
     def message(self, lang: str = "fr") -> str:
@@ -50,6 +50,13 @@ class ReplyNotationError(ValueError):
 
     def __repr__(self) -> str:
         return f"ReplyNotationError({self.code!r}, {self.message_en!r})"
+
+
+def _french_spaces(text: str) -> str:
+    """French typography: a non-breaking space before : ; ? ! and inside « »."""
+    for mark in ":;?!":
+        text = text.replace(f" {mark}", f"\u00a0{mark}")
+    return text.replace("« ", "«\u00a0").replace(" »", "\u00a0»")
 
 
 HOW_FR = "Écrivez par exemple « H8 CHAT » (horizontal), « H8 ↓ CHAT » (vertical), « échange ABC », « passe » ou « abandon »."
@@ -198,7 +205,7 @@ def _tiles(text: str, view: PlayerView, what: str) -> str:
             else:
                 raise ReplyNotationError(
                     "bad-tile",
-                    f"« {item} » n'est pas une lettre de votre main (un diable s'écrit ?).",
+                    f"« {item} » n'est pas une lettre de votre main (un diable s'écrit « ? »).",
                     f'"{item}" is not a tile of your hand (a joker is written ?).',
                 )
     return "".join(tiles)

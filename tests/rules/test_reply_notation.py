@@ -6,6 +6,7 @@ import pytest
 
 from rules import Exchange, Pass, Place, Resign, apply, view
 from rules.reply_notation import ReplyNotationError, parse_reply
+from tests.french import misplaced_marks
 from tests.rules.helpers import put, start, tiles
 
 
@@ -168,7 +169,7 @@ def test_a_move_played_by_the_second_player(fresh):
         ("Z8 CHAT", "off-board", "n'est pas sur le plateau", "is not on the board"),
         ("O8 CHAT", "runs-off", "sort du plateau", "runs off the board"),
         ("8H CHAT", "square-order", "H8, pas 8H", "H8, not 8H"),
-        ("H8 CHAT merci beaucoup", "trailing-text", "mais pas « merci beaucoup »", "but not"),
+        ("H8 CHAT merci beaucoup", "trailing-text", "mais pas «\u00a0merci beaucoup\u00a0»", "but not"),
         ("échange", "exchange-empty", "quelles lettres échanger", "which tiles to exchange"),
         ("exchange A1", "bad-tile", "n'est pas une lettre", "is not a tile"),
         ("H8 CHAT rends", "returns-empty", "quelles lettres rendre", "which tiles to give back"),
@@ -183,6 +184,7 @@ def test_unreadable_replies_say_why_in_both_languages(fresh, text, code, fr, en)
     assert fr in error.value.message("fr")
     assert en in error.value.message("en")
     assert error.value.message("en-gb") == error.value.message_en
+    assert misplaced_marks(error.value.message("fr")) == []  # French typography
 
 
 def test_letters_in_parentheses_must_be_on_the_board(fresh, with_ha):

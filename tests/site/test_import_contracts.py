@@ -19,6 +19,7 @@ PACKAGES = (
     "notifications",
     "learn",
     "monitoring",
+    "bymail",
 )
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
