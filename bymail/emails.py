@@ -32,8 +32,8 @@ from django.utils import translation
 
 from accounts.emails import absolute_url, build_email, has_confirmed_address
 from accounts.models import User
-from bymail.tokens import noreply_address, reply_address
-from games.emails import game_context
+from bymail.tokens import noreply_address
+from games.emails import game_context, playable
 from games.models import Game, Seat
 from notifications import kinds
 from notifications.models import Notification
@@ -72,26 +72,6 @@ def _message_of(context: dict[str, Any], language: str) -> str:
     return str(message.get(language) or message.get("en") or "")
 
 
-def _reply_to(user: User, seat: Seat | None, game: Game | None) -> str:
-    if (
-        seat is None
-        or game is None
-        or game.status != Game.Status.RUNNING
-        or not getattr(user, "play_by_email", True)
-    ):
-        return noreply_address()
-    return reply_address(seat, game.move_count)
-
-
-def _position(game: Game, seat: Seat | None, user: User) -> str:
-    from games import email_board, selectors
-
-    text_position = getattr(email_board, "text_position", None)
-    if text_position is not None:  # h7's, with the player's own hand
-        return str(text_position(game, seat))
-    return email_board.text_picture(selectors.game_view(game, None))
-
-
 def _render(row: Notification) -> EmailMultiAlternatives:
     from bymail.models import InboundMessage
 
@@ -122,13 +102,15 @@ def _render(row: Notification) -> EmailMultiAlternatives:
             "original_subject": _subject_of(inbound),
         }
         if game is not None:
+            # The position with the player's hand, the seat's reply address at the
+            # game's version (or the no-reply one), how to answer: as in a turn email.
             full.update(game_context(game, user))
-            full["position"] = _position(game, seat, user)
+            full.update(playable(game, user))
             full["my_turn"] = seat is not None and game.to_move_id == seat.pk
             full["game_over"] = game.status != Game.Status.RUNNING
-        message = build_email(user, "bymail_answer", full, kind="turn")
+        reply_to = full.get("reply_to") or noreply_address()
+        message = build_email(user, "bymail_answer", full, kind="turn", reply_to=reply_to)
     message.extra_headers["Auto-Submitted"] = "auto-replied"
-    message.extra_headers["Reply-To"] = _reply_to(user, seat, game)
     if inbound is not None and inbound.message_id.startswith("<"):
         message.extra_headers["In-Reply-To"] = inbound.message_id
         message.extra_headers["References"] = inbound.message_id

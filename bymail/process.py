@@ -212,7 +212,7 @@ def _decide(row: InboundMessage) -> Outcome:
             details={"wait": limited.retry_after},
             **base,
         )
-    if not getattr(player, "play_by_email", True):
+    if not player.play_by_email:
         return Outcome(State.REFUSED, "playing by email is turned off", "off", **base)
     if game.status != Game.Status.RUNNING or ticket.version != game.move_count:
         return Outcome(State.MOVED_ON, "the game has moved on", "moved-on", **base)

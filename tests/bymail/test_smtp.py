@@ -108,7 +108,7 @@ def test_an_illegal_move_is_refused_with_the_rule_and_the_position_and_changes_n
     assert "It is your turn." in answer.body
     assert "To play, answer this email with your move" in answer.body
     # The answer's Reply-To is the seat's address at the same version: the player tries again.
-    assert answer.extra_headers["Reply-To"] == address_of(game, 0)
+    assert answer.reply_to == [address_of(game, 0)]
 
 
 def test_a_refusal_is_answered_in_the_players_language(game, players):
@@ -314,3 +314,29 @@ def test_a_resignation_by_email_resigns(game):
     assert processed(message).state == State.PLAYED, InboundMessage.objects.get().reason
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+
+
+def test_with_playing_by_email_turned_off_a_reply_is_answered_with_instructions(game, players):
+    alice = players[0]
+    alice.play_by_email = False
+    alice.save(update_fields=["play_by_email"])
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    send(message)
+    row = processed(message)
+    assert (row.state, row.answered) == (State.REFUSED, True)
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    (answer,) = answers_to("alice@example.com")
+    assert "Playing by email is turned off in your settings" in answer.body
+    from bymail.tokens import noreply_address
+
+    assert answer.reply_to == [noreply_address()]
+    assert "To play, answer this email" not in answer.body
+
+
+def test_a_message_far_over_the_size_limit_is_refused_by_the_server(game, settings):
+    limit = 4 * settings.MAIL_IN_MAX_BYTES  # the server was started with it
+    message = reply("H8 CHAT\n\n" + "x" * (limit + 1000), to=address_of(game, 0))
+    with pytest.raises(smtplib.SMTPException) as refused:
+        send(message)
+    assert "552" in str(refused.value) or getattr(refused.value, "smtp_code", 0) == 552
+    assert InboundMessage.objects.count() == 0
