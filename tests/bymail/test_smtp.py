@@ -340,3 +340,34 @@ def test_a_message_far_over_the_size_limit_is_refused_by_the_server(game, settin
         send(message)
     assert "552" in str(refused.value) or getattr(refused.value, "smtp_code", 0) == 552
     assert InboundMessage.objects.count() == 0
+
+
+def test_a_message_the_database_cannot_store_is_answered_451_so_the_sender_retries(
+    game, monkeypatch
+):
+    from bymail import smtp
+
+    def failing_store(*args, **kwargs):
+        from django.db import OperationalError
+
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(smtp, "message_store", failing_store)
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    with pytest.raises(smtplib.SMTPDataError) as refused:
+        send(message)
+    assert refused.value.smtp_code == 451
+    assert InboundMessage.objects.count() == 0
+    monkeypatch.undo()
+    send(message)  # the retry, once the database is back
+    assert processed(message).state == State.PLAYED
+
+
+def test_the_answer_html_shows_the_position_in_monospace(game):
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    send(message)
+    processed(message)
+    (answer,) = answers_to("alice@example.com")
+    html = answer.alternatives[0][0]
+    assert "<pre" in html and "Your move was played: H8 CHAT" in html
+    assert answer.body.count("CHAT") >= 2  # the move, and the board that now holds it
