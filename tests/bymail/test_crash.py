@@ -17,6 +17,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,3 +125,38 @@ def test_killed_after_acknowledging_then_restarted_the_move_is_played_once(
     assert query("SELECT count(*) FROM notifications_notification WHERE kind = 'mail-answer'") == [
         (1,)
     ]
+
+
+def test_beside_another_process_holding_sqlites_write_lock_the_reply_waits_and_is_stored(
+    game, database, tmp_path
+):
+    """`make mail-in` beside `make run` on one SQLite file: a write in progress there
+    (here: a transaction holding the write lock for two seconds) delays the 250; it
+    loses nothing and refuses nothing."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the shared SQLite file of the embedded default")
+    url, query = database
+    path = url.removeprefix("sqlite:///")
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    server = start(url, tmp_path)
+    try:
+        web = sqlite3.connect(path, isolation_level=None, timeout=20, check_same_thread=False)
+        web.execute("BEGIN IMMEDIATE")  # what a move on the site holds while it commits
+        web.execute("UPDATE games_game SET days_per_move = days_per_move WHERE id = ?", (game.pk,))
+        began = time.monotonic()
+        sender = threading.Timer(2.0, lambda: web.execute("COMMIT"))
+        sender.start()
+        try:
+            with smtplib.SMTP("127.0.0.1", PORT, timeout=30) as client:
+                assert client.send_message(message, to_addrs=[message["To"]]) == {}
+        except smtplib.SMTPException:
+            server.send_signal(signal.SIGTERM)
+            raise AssertionError(server.communicate(timeout=20)[0].decode()) from None
+        assert time.monotonic() - began >= 1.5, "it waited for the lock, then stored"
+        sender.join()
+        web.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output = server.communicate(timeout=20)[0].decode()
+    assert query("SELECT state FROM bymail_inboundmessage") == [("played",)], output
+    assert query(f"SELECT move_count FROM games_game WHERE id = {game.pk}") == [(1,)]
