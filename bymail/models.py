@@ -42,6 +42,8 @@ class InboundMessage(models.Model):
     )
     reason = models.CharField(_("reason"), max_length=300, blank=True)
     processed_at = models.DateTimeField(_("processed"), null=True, blank=True)
+    # Failed processings (an error, rolled back); the sweep gives up at process.MAX_ATTEMPTS.
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

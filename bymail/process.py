@@ -46,6 +46,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone, translation
 
 import rules
@@ -271,8 +272,42 @@ def _decide(row: InboundMessage) -> Outcome:
     )
 
 
+# A message whose processing fails this many times (a bug, not the player's
+# reply: a refusal is an outcome, not a failure) is set aside, not retried forever.
+MAX_ATTEMPTS = 10
+
+
 def inbound_process(inbound_id: int) -> str | None:
-    """Process the stored message once; returns its state, None when someone else has it."""
+    """Process the stored message once; returns its state, None when someone else has it.
+
+    An error rolls everything back, counts an attempt and is raised; the sweep
+    tries again, up to ``MAX_ATTEMPTS``, then the message is dropped with the error.
+    """
+    try:
+        return _process(inbound_id)
+    except Exception as error:
+        _count_failure(inbound_id, error)
+        raise
+
+
+def _count_failure(inbound_id: int, error: Exception) -> None:
+    with transaction.atomic():
+        InboundMessage.objects.filter(pk=inbound_id, state=State.RECEIVED).update(
+            attempts=F("attempts") + 1,
+            reason=f"processing failed: {error.__class__.__name__}: {error}"[:300],
+        )
+        gave_up = InboundMessage.objects.filter(
+            pk=inbound_id, state=State.RECEIVED, attempts__gte=MAX_ATTEMPTS
+        ).update(state=State.DROPPED)
+    log.error(
+        "inbound %s: processing failed%s",
+        inbound_id,
+        f"; dropped after {MAX_ATTEMPTS} attempts" if gave_up else "; the sweep will retry",
+        exc_info=error,
+    )
+
+
+def _process(inbound_id: int) -> str | None:
     with transaction.atomic():
         # The claim: a write first, so the row (PostgreSQL) or the file (SQLite) is ours
         # until commit; a second worker waits, then finds the message processed.

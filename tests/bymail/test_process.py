@@ -77,3 +77,29 @@ def test_automatic_mail_is_recognised_by_its_headers(headers, expected):
         message[name] = value
     message.set_content("H8 CHAT")
     assert automatic_reason(message) == expected
+
+
+def test_a_message_whose_processing_keeps_failing_is_set_aside_after_its_attempts(
+    game, monkeypatch
+):
+    from bymail import process
+
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+
+    def broken(row):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(process, "_decide", broken)
+    for _ in range(process.MAX_ATTEMPTS - 1):
+        assert process.inbound_sweep(after_seconds=0) == 0
+    row.refresh_from_db()
+    assert (row.state, row.attempts) == (State.RECEIVED, process.MAX_ATTEMPTS - 1)
+    assert "RuntimeError: a bug" in row.reason
+    process.inbound_sweep(after_seconds=0)
+    row.refresh_from_db()
+    assert row.state == State.DROPPED
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    assert mail.outbox == []
