@@ -16,6 +16,7 @@ from email.utils import make_msgid
 import pytest
 from aiosmtpd.controller import Controller
 from django.core import mail
+from django.db import connections
 
 from accounts.models import User
 from bymail.models import InboundMessage
@@ -67,6 +68,9 @@ def smtp_server(transactional_db) -> Iterator[Controller]:
     finally:
         _running.remove(server)
         server.stop()
+        # The server's database thread keeps its connection (CONN_MAX_AGE): close it, or
+        # PostgreSQL's test database cannot be dropped at the end of the session.
+        server.handler.executor.submit(connections.close_all).result(timeout=30)
         server.handler.executor.shutdown(wait=True)
 
 
