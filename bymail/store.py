@@ -20,6 +20,7 @@ from email.policy import compat32
 from email.utils import getaddresses
 from functools import partial
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from bymail.models import InboundMessage
@@ -67,12 +68,17 @@ def message_store(
     committed; the SMTP server queues it itself, after answering.
     """
     message_id = message_id_of(raw)
+    size = len(raw)
+    cap = 4 * settings.MAIL_IN_MAX_BYTES  # what the SMTP server refuses outright (552)
+    if size > cap:  # from IMAP: the headers are enough to answer "too big"
+        head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0][:cap]
+        raw = head + b"\r\n\r\n[body not kept: %d bytes]\r\n" % size
     try:
         with transaction.atomic():
             row = InboundMessage.objects.create(
                 message_id=message_id,
                 raw=raw,
-                size=len(raw),
+                size=size,
                 via=via,
                 envelope_from=envelope_from[:320],
                 recipient=recipient[:320],

@@ -80,3 +80,16 @@ def test_a_wrong_password_stores_nothing(game, imap):
     with pytest.raises(imaplib.IMAP4.error):
         fetch(f"imap://diamino%40example.org:wrong@127.0.0.1:{IMAP_PORT}/INBOX")
     assert InboundMessage.objects.count() == 0
+
+
+def test_a_huge_message_in_the_mailbox_is_kept_without_its_body_and_refused(game, imap, settings):
+    settings.MAIL_IN_MAX_BYTES = 2048
+    message = reply("H8 CHAT\n" + "x" * 20000, to=address_of(game, 0))
+    uid = imap.append(message.as_bytes())
+    fetch(URL)
+    row = InboundMessage.objects.get()
+    assert row.size > 20000 and len(bytes(row.raw)) < 4 * 2048
+    assert row.state == State.REFUSED
+    assert "\\Seen" in imap.flags_of(uid)
+    (answer,) = answers_to("alice@example.com")
+    assert "larger than 2 KB" in answer.body

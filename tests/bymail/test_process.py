@@ -103,3 +103,10 @@ def test_a_message_whose_processing_keeps_failing_is_set_aside_after_its_attempt
     assert row.state == State.DROPPED
     assert Game.objects.get(pk=game.pk).move_count == 0
     assert mail.outbox == []
+
+
+def test_the_sweep_records_its_run_for_the_health_check(db):
+    from monitoring.models import TaskRun
+
+    sweep_inbound.delay()
+    assert TaskRun.objects.filter(task="bymail.sweep").exists()
