@@ -17,7 +17,15 @@ class PlayerAdmin(UserAdmin):
         ),
         (
             _("Emails"),
-            {"fields": ("turn_emails", "invitation_emails", "game_over_emails", "report_emails")},
+            {
+                "fields": (
+                    "turn_emails",
+                    "invitation_emails",
+                    "game_over_emails",
+                    "report_emails",
+                    "play_by_email",
+                )
+            },
         ),
     )
     readonly_fields = ("deleted_at", "bot_level")

@@ -274,8 +274,11 @@ class _TextParser(HTMLParser):
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if not self.skipping:
-            self.parts.append(" ".join(data.split()) if data.strip() else (" " if data else ""))
+        if not self.skipping and data:
+            text = " ".join(data.split())
+            lead = " " if data[0].isspace() else ""
+            trail = " " if data[-1].isspace() and text else ""
+            self.parts.append(lead + text + trail)
 
 
 def html_to_text(html: str) -> str:

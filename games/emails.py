@@ -126,22 +126,14 @@ def _still_this_turn(row: Notification, game: Game) -> None:
 def _turn(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
-    return "turn", {
-        **game_context(game, row.recipient),
-        **playable(game, row.recipient),
-        "first_move": game.move_count == 0,
-    }
+    return "turn", {**game_context(game, row.recipient), "first_move": game.move_count == 0}
 
 
 def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
     vacation_url = absolute_url(reverse("accounts:vacation"))
-    return "reminder", {
-        **game_context(game, row.recipient),
-        **playable(game, row.recipient),
-        "vacation_url": vacation_url,
-    }
+    return "reminder", {**game_context(game, row.recipient), "vacation_url": vacation_url}
 
 
 def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
@@ -152,7 +144,6 @@ def _time_gift(row: Notification) -> tuple[str, dict[str, Any]]:
         raise Skip("the giver's seat is not in the game any more")
     return "time_gift", {
         **game_context(game, row.recipient),
-        **playable(game, row.recipient),
         "giver": selectors.seat_name(giver),
         "extra_days": game.turn_extra_days,
     }
@@ -273,28 +264,57 @@ def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
     entries = waiting_games(row.recipient)
     if not entries:
         raise Skip("no game waits for the player any more")
-    # One Reply-To for one game; with several, each game's address is in the body and a
-    # reply to the digest itself goes to the no-reply address (which answers how to play).
-    only = entries[0] if len(entries) == 1 else None
     return "digest", {
         "entries": entries,
-        "reply_to": only["reply_to"] if only else noreply_address(),
-        # "Answer this email": true of a digest listing one game only.
-        "answer_lines": only["answer_lines"] if only else "",
         "my_games_url": absolute_url(reverse("games:mine")),
         "time_zone": row.recipient.time_zone,
     }
 
 
+def _playable(renderer: Renderer) -> Renderer:
+    """``renderer``'s email made a position its recipient can answer with a move (#24)."""
+
+    def render(row: Notification) -> tuple[str, dict[str, Any]]:
+        name, context = renderer(row)
+        game, user = _game(row), row.recipient
+        if user is None:
+            raise Skip("the notification has no recipient")
+        return name, {**context, **playable(game, user)}
+
+    render.__name__ = render.__qualname__ = f"playable{renderer.__name__}"
+    return render
+
+
+def _playable_digest(row: Notification) -> tuple[str, dict[str, Any]]:
+    """The digest, each game with its position and its own reply address (``waiting_games``).
+
+    One Reply-To for one game; with several, each game's address is in the body and a
+    reply to the digest itself goes to the no-reply address (which answers how to play).
+    "Answer this email" (``answer_lines``) is true of a digest of one game only.
+    """
+    name, context = _digest(row)
+    entries = context["entries"]
+    only = entries[0] if len(entries) == 1 else None
+    return name, {
+        **context,
+        "reply_to": only["reply_to"] if only else noreply_address(),
+        "answer_lines": only["answer_lines"] if only else "",
+    }
+
+
+_playable_turn = _playable(_turn)
+_playable_reminder = _playable(_reminder)
+_playable_time_gift = _playable(_time_gift)
+
 # Registered in ``GamesConfig.ready`` (``notifications.renderers``).
 RENDERERS: dict[str, Renderer] = {
     Kind.INVITATION: _invitation,
     Kind.GAME_STARTED: _game_started,
-    Kind.TURN: _turn,
-    Kind.REMINDER: _reminder,
-    Kind.DIGEST: _digest,
+    Kind.TURN: _playable_turn,
+    Kind.REMINDER: _playable_reminder,
+    Kind.DIGEST: _playable_digest,
     Kind.TIMEOUT: _timeout,
-    Kind.TIME_GIFT: _time_gift,
+    Kind.TIME_GIFT: _playable_time_gift,
     Kind.GAME_OVER: _game_over,
     Kind.ANNULLED: _annulled,
 }

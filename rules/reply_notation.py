@@ -68,6 +68,11 @@ _PASS = {"passe", "pass", "je passe", "i pass", "passer", "je passe mon tour", "
 _RESIGN = {"abandon", "resign", "j'abandonne", "jabandonne", "i resign", "abandonner"}
 _EXCHANGE = {"echange", "echanger", "exchange", "swap", "j'echange", "i exchange"}
 _RETURN = {"rends", "rend", "rendre", "je rends", "return", "returns", "i return", "give back"}
+_ALL = {"tout", "toutes", "all"}
+# "Je joue H8 CHAT", "Mon coup : H8 CHAT", "Move: pass": the words before the move.
+_LEAD = re.compile(
+    r"^(?:je joue|je pose|mon coup|coup|i play|my move|move|play)\s*:?\s+(?=\S)", re.IGNORECASE
+)
 _ACROSS = {"→", "h", "across", "horizontal", "horizontalement", "droite", "right"}
 _DOWN = {"↓", "v", "down", "vertical", "verticalement", "bas"}
 _DIABLE_WORDS = {"?", "*", "diable", "joker", "blank"}
@@ -145,7 +150,7 @@ def parse_reply_line(line: str, view: PlayerView, *, following: str = "") -> Mov
             "Only a player of the game can play a move.",
         )
     player = view.viewer
-    line = _fold(line)
+    line = _LEAD.sub("", _fold(line))
     word = _keyword(line)
     if word in _PASS:
         return Pass(player)
@@ -174,6 +179,8 @@ def _tiles(text: str, view: PlayerView, what: str) -> str:
             "Dites quelles lettres rendre, par exemple « rends Q ».",
             'Say which tiles to give back, for example "return Q".',
         )
+    if what == "exchange" and len(items) == 1 and items[0].lower() in _ALL:
+        return "".join(view.hand)
     if all(item.isdigit() for item in items):
         tiles = []
         for item in items:

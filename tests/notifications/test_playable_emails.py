@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import email
 import re
 from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
 
 import pytest
 import time_machine
@@ -12,13 +15,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+import rules
 from accounts.models import TurnEmails
+from bymail.extract import html_to_text, reply_text
 from bymail.tokens import ReplyTicket, noreply_address, read_reply_address, reply_address
-from games import clock
+from games import bridge, clock
 from games.email_board import text_position
 from games.models import Game
 from notifications import renderers
 from notifications.models import Notification
+from rules.reply_notation import ReplyNotationError, parse_reply
 from tests.factories import make_player
 from tests.french import misplaced_marks
 from tests.games.conftest import seat_at
@@ -238,3 +244,46 @@ def test_the_settings_page_turns_playing_by_email_off_and_on() -> None:
     page = client.get(reverse("accounts:settings")).content.decode()
     assert "Play by answering the turn emails" in page
     assert "Answer a turn email with your move (for example H8 CHAT)" in page
+
+
+def test_a_gmail_reply_to_the_real_turn_email_reads_as_the_move(
+    alice, bob, committed, mailoutbox
+) -> None:
+
+    game, turn = turn_email([alice, bob], committed, mailoutbox)
+    me = seat_at(game, 1)
+    quoted = "\n".join("> " + line for line in turn.body.splitlines())
+    reply = EmailMessage()
+    reply["From"], reply["To"] = me.player.email, reply_to(turn)
+    reply.set_content(
+        f"H9 (H)ELP\n\nOn Tue, Dec 1, 2026 at 2:00 PM Diamino <diamino@localhost> wrote:\n{quoted}\n",
+        cte="quoted-printable",
+    )
+    reply.add_alternative(
+        '<div dir="ltr">H9 (H)ELP</div><div class="gmail_quote"><blockquote class="gmail_quote">'
+        + html_of(turn)
+        + "</blockquote></div>",
+        subtype="html",
+    )
+    received = email.message_from_bytes(reply.as_bytes(policy=policy.SMTP), policy=policy.default)
+    view = rules.view(bridge.state_of(game), me.position)
+    move = parse_reply(reply_text(received), view)
+    assert move == rules.Place(me.position, (("I9", "E"), ("J9", "L"), ("K9", "P")))
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_turn_email_itself_holds_no_move(alice, bob, committed, mailoutbox, language) -> None:
+    """A reply that keeps the whole email unquoted (and adds nothing) plays nothing.
+
+    The email's examples (H8 CHAT…) stand inside sentences, never first on a line.
+    """
+    bob.language = alice.language = language
+    bob.save()
+    alice.save()
+    game, turn = turn_email([alice, bob], committed, mailoutbox)
+    me = seat_at(game, 1)
+    view = rules.view(bridge.state_of(game), me.position)
+    for text in (turn.body, html_to_text(html_of(turn))):
+        with pytest.raises(ReplyNotationError) as error:
+            parse_reply(text, view)
+        assert error.value.code == "no-move"

@@ -94,6 +94,33 @@ def test_exchange_names_a_diable_with_a_question_mark_or_a_word(fresh):
     assert parse_reply("échange Q?", fresh) == Exchange(0, "Q?")
     assert parse_reply("exchange Q joker", fresh) == Exchange(0, "Q?")
     assert parse_reply("échange Q diable", fresh) == Exchange(0, "Q?")
+    assert parse_reply("échange A B ?", fresh) == Exchange(0, "AB?")
+    assert parse_reply("exchange A *", fresh) == Exchange(0, "A?")
+
+
+@pytest.mark.parametrize("text", ["échange tout", "exchange all", "Échange TOUT"])
+def test_exchange_the_whole_hand(fresh, text):
+    assert parse_reply(text, fresh) == Exchange(0, "CHATSE?Q")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Je joue H8 CHAT",
+        "je joue : H8 CHAT",
+        "Mon coup : H8 CHAT",
+        "Coup: H8 CHAT",
+        "My move: H8 CHAT",
+        "I play H8 CHAT",
+    ],
+)
+def test_a_few_words_before_the_move_are_read_past(fresh, text):
+    assert parse_reply(text, fresh) == Place(0, tiles("H8C", "I8H", "J8A", "K8T"))
+
+
+def test_words_before_a_pass_or_an_exchange(fresh):
+    assert parse_reply("Mon coup : passe", fresh) == Pass(0)
+    assert parse_reply("Move: exchange QA", fresh) == Exchange(0, "QA")
 
 
 def test_exchange_by_hand_slots(fresh):
@@ -169,7 +196,12 @@ def test_a_move_played_by_the_second_player(fresh):
         ("Z8 CHAT", "off-board", "n'est pas sur le plateau", "is not on the board"),
         ("O8 CHAT", "runs-off", "sort du plateau", "runs off the board"),
         ("8H CHAT", "square-order", "H8, pas 8H", "H8, not 8H"),
-        ("H8 CHAT merci beaucoup", "trailing-text", "mais pas «\u00a0merci beaucoup\u00a0»", "but not"),
+        (
+            "H8 CHAT merci beaucoup",
+            "trailing-text",
+            "mais pas «\u00a0merci beaucoup\u00a0»",
+            "but not",
+        ),
         ("échange", "exchange-empty", "quelles lettres échanger", "which tiles to exchange"),
         ("exchange A1", "bad-tile", "n'est pas une lettre", "is not a tile"),
         ("H8 CHAT rends", "returns-empty", "quelles lettres rendre", "which tiles to give back"),
@@ -195,7 +227,8 @@ def test_letters_in_parentheses_must_be_on_the_board(fresh, with_ha):
     with pytest.raises(ReplyNotationError) as error:
         parse_reply("H8 CRAT", with_ha)
     assert error.value.code == "board-mismatch"
-    assert "I8" in error.value.message("en")
+    assert error.value.message("fr") == "La case I8 porte déjà un H, pas un R."
+    assert error.value.message("en") == "The square I8 already holds H, not R."
     with pytest.raises(ReplyNotationError) as error:
         parse_reply("I8 HA", with_ha)
     assert error.value.code == "nothing-new"
