@@ -4,15 +4,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0006_merge_0005_account_emails_0005_model_verbose_names'),
+        ("notifications", "0006_merge_0005_account_emails_0005_model_verbose_names"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('invitation', 'Invitation'), ('game-started', 'Game started'), ('turn', 'Your turn'), ('reminder', 'Reminder'), ('digest', 'Daily digest'), ('timeout', 'Time-out'), ('time-gift', 'More time given'), ('game-over', 'Game over'), ('annulled', 'Game annulled'), ('report', 'New report (staff)'), ('account', 'Account email'), ('mail-answer', 'Answer to an emailed move')], max_length=16, verbose_name='kind'),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("invitation", "Invitation"),
+                    ("game-started", "Game started"),
+                    ("turn", "Your turn"),
+                    ("reminder", "Reminder"),
+                    ("digest", "Daily digest"),
+                    ("timeout", "Time-out"),
+                    ("time-gift", "More time given"),
+                    ("game-over", "Game over"),
+                    ("annulled", "Game annulled"),
+                    ("report", "New report (staff)"),
+                    ("account", "Account email"),
+                    ("mail-answer", "Answer to an emailed move"),
+                ],
+                max_length=16,
+                verbose_name="kind",
+            ),
         ),
     ]
