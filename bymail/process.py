@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email import policy
@@ -83,12 +84,10 @@ def automatic_reason(message: EmailMessage, envelope_from: str = "") -> str:
     precedence = str(message.get("Precedence", "") or "").strip().lower()
     if precedence in {"bulk", "auto_reply", "list", "junk"}:
         return f"Precedence: {precedence}"
-    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id"):
-        if message.get(name) is not None and name != "X-Auto-Response-Suppress":
+    # (Not X-Auto-Response-Suppress: Outlook puts it on messages people write too.)
+    for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
+        if message.get(name) is not None:
             return f"{name} header"
-    suppress = str(message.get("X-Auto-Response-Suppress", "") or "").lower()
-    if "all" in suppress or "oof" in suppress:
-        return f"X-Auto-Response-Suppress: {suppress}"
     return_path = message.get("Return-Path")
     if return_path is not None and str(return_path).strip() in {"", "<>"}:
         return "empty Return-Path (a bounce)"
@@ -153,7 +152,6 @@ def _rate_limit() -> ratelimit.Limit:
 
 
 def _decide(row: InboundMessage) -> Outcome:
-
     try:
         message = BytesParser(policy=policy.default).parsebytes(bytes(row.raw))
         assert isinstance(message, EmailMessage)
@@ -205,7 +203,8 @@ def _decide(row: InboundMessage) -> Outcome:
         ratelimit.take(limit, seat.pk)
     except ratelimit.RateLimited as limited:
         # Answered once per window: a flood gets one answer, not one each.
-        first = cache.add(f"mail-in:limited:{seat.pk}:{limited.retry_after // 60}", 1, 120)
+        window = int(time.time() // limit.seconds)
+        first = cache.add(f"mail-in:limited:{seat.pk}:{window}", 1, limit.seconds + 1)
         return Outcome(
             State.REFUSED,
             "too many replies for this seat",
