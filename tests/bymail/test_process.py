@@ -110,3 +110,35 @@ def test_the_sweep_records_its_run_for_the_health_check(db):
 
     sweep_inbound.delay()
     assert TaskRun.objects.filter(task="bymail.sweep").exists()
+
+
+def test_two_workers_processing_one_message_at_once_play_it_once(game):
+    """The claim (a conditional UPDATE) makes the second wait for the first, then skip."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers: SQLite's in-memory test database locks tables instead")
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    results: list[str | None] = []
+    start = threading.Barrier(2)
+
+    def worker() -> None:
+        try:
+            start.wait()
+            results.append(inbound_process(row.pk))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(results, key=str) == [None, State.PLAYED]
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert len(answers_to("alice@example.com")) == 1

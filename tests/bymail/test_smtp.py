@@ -314,6 +314,9 @@ def test_a_resignation_by_email_resigns(game):
     assert processed(message).state == State.PLAYED, InboundMessage.objects.get().reason
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    # Alice gets the game-over email every player gets, and the answer to her reply.
+    (answer,) = [m for m in answers_to("alice@example.com") if "Auto-Submitted" in m.extra_headers]
+    assert "The game is over." in answer.body
 
 
 def test_with_playing_by_email_turned_off_a_reply_is_answered_with_instructions(game, players):
