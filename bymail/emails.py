@@ -99,7 +99,6 @@ def _render(row: Notification) -> EmailMultiAlternatives:
             "max_parts": settings.MAIL_IN_MAX_PARTS,
             "settings_url": absolute_url(reverse("accounts:settings")),
             "my_games_url": absolute_url(reverse("games:mine")),
-            "original_subject": _subject_of(inbound),
         }
         if game is not None:
             # The position with the player's hand, the seat's reply address at the
@@ -115,15 +114,6 @@ def _render(row: Notification) -> EmailMultiAlternatives:
         message.extra_headers["In-Reply-To"] = inbound.message_id
         message.extra_headers["References"] = inbound.message_id
     return message
-
-
-def _subject_of(inbound: InboundMessage | None) -> str:
-    if inbound is None:
-        return ""
-    from email import message_from_bytes, policy
-
-    head = bytes(inbound.raw).split(b"\r\n\r\n", 1)[0]
-    return str(message_from_bytes(head, policy=policy.default).get("Subject", "") or "")[:150]
 
 
 def _why_not(recipient: User | None, kind: str) -> str:
