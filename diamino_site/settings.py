@@ -440,6 +440,8 @@ DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
 DIAMINO_HEALTH_BEAT = env_bool("DIAMINO_HEALTH_BEAT", bool(REDIS_URL))
 # The outbox sweep and the clock: without them no email is retried, and nobody times out.
 DIAMINO_HEALTH_BEAT_TASKS = ("notifications.sweep", "notifications.clock")
+if MAIL_IN_IMAP_URL:  # replies fetched by beat: a fetch that keeps failing (a password changed)
+    DIAMINO_HEALTH_BEAT_TASKS = (*DIAMINO_HEALTH_BEAT_TASKS, "bymail.imap_fetch")
 
 # Errors: to Sentry when SENTRY_DSN is set (no personal data: monitoring/errors.py);
 # always to the log, each line with its request id (monitoring/request_id.py);
