@@ -328,6 +328,9 @@ MAIL_IN_MAX_PARTS = env_int("MAIL_IN_MAX_PARTS", 20, minimum=1)
 # At most this many replies per seat per MAIL_IN_RATE_SECONDS; the rest are refused.
 MAIL_IN_RATE_COUNT = env_int("MAIL_IN_RATE_COUNT", 10, minimum=1)
 MAIL_IN_RATE_SECONDS = env_int("MAIL_IN_RATE_SECONDS", 3600, minimum=1)
+# The authserv-id of our own mail server's Authentication-Results header (opendmarc…):
+# set, a reply whose From did not pass DMARC there is dropped. Empty: no check.
+MAIL_IN_AUTHSERV_ID = env_str("MAIL_IN_AUTHSERV_ID", "")
 # Stored replies not processed after this many seconds are processed by the sweep.
 MAIL_IN_SWEEP_AFTER = env_int("MAIL_IN_SWEEP_AFTER", 60, minimum=0)
 CELERY_BEAT_SCHEDULE["bymail-sweep"] = {

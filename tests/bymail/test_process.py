@@ -142,3 +142,31 @@ def test_two_workers_processing_one_message_at_once_play_it_once(game):
     assert sorted(results, key=str) == [None, State.PLAYED]
     assert Game.objects.get(pk=game.pk).move_count == 1
     assert len(answers_to("alice@example.com")) == 1
+
+
+@pytest.mark.parametrize(
+    ("results", "played"),
+    [
+        (["mx.play.example.org; dmarc=pass (p=reject) header.from=example.com"], True),
+        (["mx.play.example.org; spf=pass; dmarc=fail header.from=example.com"], False),
+        # Written by the sender under another server's name: not looked at.
+        (["mx.elsewhere.example; dmarc=pass header.from=example.com"], False),
+        ([], False),
+    ],
+    ids=["pass", "fail", "foreign-header", "none"],
+)
+def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
+    game, settings, results, played
+):
+    settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    for header in results:
+        message["Authentication-Results"] = header
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    state = inbound_process(row.pk)
+    assert state == (State.PLAYED if played else State.DROPPED)
+    assert Game.objects.get(pk=game.pk).move_count == (1 if played else 0)
+    if not played:
+        assert mail.outbox == []
