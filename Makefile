@@ -10,7 +10,7 @@ PORT ?= 8000
 # The address emails link to: the one `make run` serves, unless SITE_URL is set.
 SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: setup dawg run test test-fast typecheck lint format migrate worker beat bench screenshots messages clean lock
+.PHONY: setup dawg run mail-in test test-fast typecheck lint format migrate worker beat bench screenshots messages clean lock
 
 setup: $(STAMP) dawg
 
@@ -81,6 +81,10 @@ test-fast: setup
 lint: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# The replies to the turn emails, over SMTP on MAIL_IN_HOST:MAIL_IN_PORT (README, bymail/).
+mail-in: migrate
+	SITE_URL='$(SITE_URL)' $(BIN)/python manage.py mail_in
 
 worker: setup
 	SITE_URL='$(SITE_URL)' $(BIN)/celery -A diamino_site worker --loglevel=INFO

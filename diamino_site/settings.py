@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "leagues.apps.LeaguesConfig",
     "notifications.apps.NotificationsConfig",
     "monitoring.apps.MonitoringConfig",
+    "bymail.apps.BymailConfig",
 ]
 
 MIDDLEWARE = [
@@ -316,6 +317,37 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # (bymail/tokens.py). Empty: SITE_URL's host name, or "localhost" when it is an IP address.
 MAIL_IN_DOMAIN = env_str("MAIL_IN_DOMAIN", "")
 
+# --- Play by email: replies to the turn emails (bymail/, README) ------------
+# `make mail-in` listens here for the site's mail server to hand replies to.
+MAIL_IN_HOST = env_str("MAIL_IN_HOST", "127.0.0.1")
+MAIL_IN_PORT = env_int("MAIL_IN_PORT", 2525, minimum=1, maximum=65535)
+# A hosted mailbox to fetch replies from instead: imaps://user:password@host:993/INBOX.
+MAIL_IN_IMAP_URL = env_url("MAIL_IN_IMAP_URL", None, schemes=("imap", "imaps"))
+MAIL_IN_IMAP_SECONDS = env_int("MAIL_IN_IMAP_SECONDS", 60, minimum=5)
+# A reply larger than this, or with more MIME parts, is refused with the reason;
+# the SMTP server itself refuses anything over four times the size (552).
+MAIL_IN_MAX_BYTES = env_int("MAIL_IN_MAX_BYTES", 256 * 1024, minimum=1024)
+MAIL_IN_MAX_PARTS = env_int("MAIL_IN_MAX_PARTS", 20, minimum=1)
+# At most this many replies per seat per MAIL_IN_RATE_SECONDS; the rest are refused.
+MAIL_IN_RATE_COUNT = env_int("MAIL_IN_RATE_COUNT", 10, minimum=1)
+MAIL_IN_RATE_SECONDS = env_int("MAIL_IN_RATE_SECONDS", 3600, minimum=1)
+# The authserv-id of our own mail server's Authentication-Results header (opendmarc…):
+# set, a reply whose From did not pass DMARC there is dropped. Empty: no check.
+MAIL_IN_AUTHSERV_ID = env_str("MAIL_IN_AUTHSERV_ID", "")
+# Stored replies not processed after this many seconds are processed by the sweep.
+MAIL_IN_SWEEP_AFTER = env_int("MAIL_IN_SWEEP_AFTER", 60, minimum=0)
+CELERY_BEAT_SCHEDULE["bymail-sweep"] = {
+    "task": "bymail.sweep",
+    "schedule": 60.0,
+    "options": {"expires": 55},
+}
+if MAIL_IN_IMAP_URL:
+    CELERY_BEAT_SCHEDULE["bymail-imap"] = {
+        "task": "bymail.imap_fetch",
+        "schedule": float(MAIL_IN_IMAP_SECONDS),
+        "options": {"expires": MAIL_IN_IMAP_SECONDS - 1},
+    }
+
 # --- Internationalisation: French first, English too ------------------------
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
@@ -427,7 +459,9 @@ DIAMINO_ANALYSE_FINISHED_GAMES: bool | None = (
 # tasks eagerly and needs no beat.
 DIAMINO_HEALTH_BEAT = env_bool("DIAMINO_HEALTH_BEAT", bool(REDIS_URL))
 # The outbox sweep and the clock: without them no email is retried, and nobody times out.
-DIAMINO_HEALTH_BEAT_TASKS = ("notifications.sweep", "notifications.clock")
+DIAMINO_HEALTH_BEAT_TASKS: tuple[str, ...] = ("notifications.sweep", "notifications.clock")
+if MAIL_IN_IMAP_URL:  # replies fetched by beat: a fetch that keeps failing (a password changed)
+    DIAMINO_HEALTH_BEAT_TASKS = (*DIAMINO_HEALTH_BEAT_TASKS, "bymail.imap_fetch")
 
 # Errors: to Sentry when SENTRY_DSN is set (no personal data: monitoring/errors.py);
 # always to the log, each line with its request id (monitoring/request_id.py);

@@ -29,6 +29,8 @@ class Notification(models.Model):
         REPORT = "report", _("New report (staff)")
         # allauth's: confirmation, password reset, email change… (accounts/outbox.py)
         ACCOUNT = "account", _("Account email")
+        # The answer to a move sent by email (bymail/emails.py).
+        MAIL_ANSWER = "mail-answer", _("Answer to an emailed move")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")

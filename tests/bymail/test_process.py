@@ -1,0 +1,172 @@
+"""Processing a stored reply: once, whoever asks (the task, the sweep, twice), and answered once."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+
+from bymail.models import InboundMessage
+from bymail.process import automatic_reason, inbound_process
+from bymail.store import message_store
+from bymail.tasks import sweep_inbound
+from games.models import Game
+from tests.bymail.conftest import address_of, answers_to, reply
+
+State = InboundMessage.State
+
+
+def test_a_stored_message_left_unprocessed_is_played_by_the_sweep(game):
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, new = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert new and row.state == State.RECEIVED
+    assert sweep_inbound.delay().get() == 1
+    row.refresh_from_db()
+    assert row.state == State.PLAYED
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert sweep_inbound.delay().get() == 0  # nothing left
+
+
+def test_processing_twice_plays_once_and_answers_once(game):
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.PLAYED
+    assert inbound_process(row.pk) is None  # already processed: left alone
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert len(answers_to("alice@example.com")) == 1
+
+
+def test_the_sweep_leaves_messages_younger_than_its_delay_to_their_task(game, settings):
+    settings.MAIL_IN_SWEEP_AFTER = 3600
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    message_store(message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False)
+    assert sweep_inbound.delay().get() == 0
+    assert InboundMessage.objects.get().state == State.RECEIVED
+
+
+def test_storing_queues_the_processing_once_committed(game):
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(message.as_bytes(), via="imap", recipient=address_of(game, 0))
+    row.refresh_from_db()
+    assert row.state == State.PLAYED  # eager tasks: the queued task ran on commit
+    assert mail.outbox  # and the answer went
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"Auto-Submitted": "no"}, ""),
+        ({"Auto-Submitted": "auto-generated"}, "Auto-Submitted: auto-generated"),
+        ({"Precedence": "list"}, "Precedence: list"),
+        ({"From": "MAILER-DAEMON@mx.example.com"}, "From: mailer-daemon@mx.example.com (a bounce)"),
+        ({"Return-Path": "<>"}, "empty Return-Path (a bounce)"),
+        ({"Subject": "Automatic reply: Your turn"}, "an automatic answer's subject"),
+        ({"Subject": "Re: Your turn — Game 1"}, ""),
+    ],
+)
+def test_automatic_mail_is_recognised_by_its_headers(headers, expected):
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["From"] = headers.pop("From", "alice@example.com")
+    message["Subject"] = headers.pop("Subject", "Re: Your turn")
+    for name, value in headers.items():
+        message[name] = value
+    message.set_content("H8 CHAT")
+    assert automatic_reason(message) == expected
+
+
+def test_a_message_whose_processing_keeps_failing_is_set_aside_after_its_attempts(
+    game, monkeypatch
+):
+    from bymail import process
+
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+
+    def broken(row):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(process, "_decide", broken)
+    for _ in range(process.MAX_ATTEMPTS - 1):
+        assert process.inbound_sweep(after_seconds=0) == 0
+    row.refresh_from_db()
+    assert (row.state, row.attempts) == (State.RECEIVED, process.MAX_ATTEMPTS - 1)
+    assert "RuntimeError: a bug" in row.reason
+    process.inbound_sweep(after_seconds=0)
+    row.refresh_from_db()
+    assert row.state == State.DROPPED
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    assert mail.outbox == []
+
+
+def test_the_sweep_records_its_run_for_the_health_check(db):
+    from monitoring.models import TaskRun
+
+    sweep_inbound.delay()
+    assert TaskRun.objects.filter(task="bymail.sweep").exists()
+
+
+def test_two_workers_processing_one_message_at_once_play_it_once(game):
+    """The claim (a conditional UPDATE) makes the second wait for the first, then skip."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers: SQLite's in-memory test database locks tables instead")
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    results: list[str | None] = []
+    start = threading.Barrier(2)
+
+    def worker() -> None:
+        try:
+            start.wait()
+            results.append(inbound_process(row.pk))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(results, key=str) == [None, State.PLAYED]
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert len(answers_to("alice@example.com")) == 1
+
+
+@pytest.mark.parametrize(
+    ("results", "played"),
+    [
+        (["mx.play.example.org; dmarc=pass (p=reject) header.from=example.com"], True),
+        (["mx.play.example.org; spf=pass; dmarc=fail header.from=example.com"], False),
+        # Written by the sender under another server's name: not looked at.
+        (["mx.elsewhere.example; dmarc=pass header.from=example.com"], False),
+        ([], False),
+    ],
+    ids=["pass", "fail", "foreign-header", "none"],
+)
+def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
+    game, settings, results, played
+):
+    settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    for header in results:
+        message["Authentication-Results"] = header
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    state = inbound_process(row.pk)
+    assert state == (State.PLAYED if played else State.DROPPED)
+    assert Game.objects.get(pk=game.pk).move_count == (1 if played else 0)
+    if not played:
+        assert mail.outbox == []
