@@ -229,7 +229,10 @@ class PlacementAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # withdraw instead: it keeps the divisions and the games consistent
 
-    @admin.action(description=_("Move the selected players to another division (before the start)"))
+    @admin.action(
+        description=_("Move the selected players to another division (before the start)"),
+        permissions=["change"],
+    )
     def move_players(
         self, request: HttpRequest, queryset: QuerySet[Placement]
     ) -> HttpResponse | None:
@@ -274,7 +277,10 @@ class PlacementAdmin(admin.ModelAdmin):
             button=_("Move"),
         )
 
-    @admin.action(description=_("Withdraw the selected players (their remaining games resigned)"))
+    @admin.action(
+        description=_("Withdraw the selected players (their remaining games resigned)"),
+        permissions=["change"],
+    )
     def withdraw_players(
         self, request: HttpRequest, queryset: QuerySet[Placement]
     ) -> HttpResponse | None:
@@ -319,11 +325,22 @@ class PlacementAdmin(admin.ModelAdmin):
             button=_("Withdraw"),
         )
 
-    @admin.action(description=_("Suspend the selected players"))
+    def has_suspend_permission(self, request: HttpRequest) -> bool:
+        return _may_suspend(request)
+
+    @admin.action(description=_("Suspend the selected players"), permissions=["suspend"])
     def suspend_players(
         self, request: HttpRequest, queryset: QuerySet[Placement]
     ) -> HttpResponse | None:
         return _suspend(self, request, list(queryset.select_related("season__league", "player")))
+
+
+def _may_suspend(request: HttpRequest) -> bool:
+    """Suspending is adding a suspension: a staff member who may only view is not offered it.
+
+    Django runs an action only if it is offered (``ModelAdmin.response_action`` picks it
+    from ``get_actions``), so the confirmation page's post is refused the same way."""
+    return request.user.has_perm("leagues.add_suspension")
 
 
 def _suspend(
@@ -398,7 +415,10 @@ class RegistrationAdmin(admin.ModelAdmin):
             Season.State.REGISTRATION,
         )
 
-    @admin.action(description=_("Suspend the selected players"))
+    def has_suspend_permission(self, request: HttpRequest) -> bool:
+        return _may_suspend(request)
+
+    @admin.action(description=_("Suspend the selected players"), permissions=["suspend"])
     def suspend_players(
         self, request: HttpRequest, queryset: QuerySet[Registration]
     ) -> HttpResponse | None:

@@ -195,3 +195,72 @@ def test_staff_announce_a_season_whose_times_come_in_order(staff_client) -> None
     assert page.status_code == 302
     season = Season.objects.get()
     assert season.state == Season.State.ANNOUNCED and season.ends_at.day == 14
+
+
+def staff_who_may_only_view() -> Client:
+    from django.contrib.auth.models import Permission
+
+    viewer = make_player("viewer", is_staff=True, language="en")
+    viewer.user_permissions.add(
+        *Permission.objects.filter(
+            content_type__app_label="leagues",
+            codename__in=["view_placement", "view_registration", "view_division"],
+        )
+    )
+    client = Client()
+    client.force_login(viewer)
+    return client
+
+
+def test_staff_who_may_only_view_are_not_offered_the_actions_nor_can_post_them(
+    scheduled,
+) -> None:
+    """Before the actions asked for a permission, a viewer withdrew a player."""
+    viewer = staff_who_may_only_view()
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        services.season_start(season_id=scheduled.pk)
+    page = viewer.get(reverse("admin:leagues_placement_changelist"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    for name in ("move_players", "withdraw_players", "suspend_players"):
+        assert f'value="{name}"' not in html
+    p0 = placement("p0")
+    top = scheduled.divisions.get(level=1)
+    action(viewer, "placement", "withdraw_players", [p0.pk], apply="yes", confirm="on")
+    action(viewer, "placement", "move_players", [p0.pk], apply="yes", division=str(top.pk))
+    action(viewer, "placement", "suspend_players", [p0.pk], apply="yes", reason="Non")
+    assert placement("p0").outcome != Placement.Outcome.WITHDRAWN
+    assert Game.objects.filter(status=Game.Status.RUNNING).count() == 6
+    assert not Suspension.objects.exists()
+
+
+def test_staff_who_may_only_view_registrations_cannot_suspend_from_them() -> None:
+    season = make_season(make_league(), state=Season.State.REGISTRATION)
+    registration = services.registration_create(season_id=season.pk, player=make_player("bob"))
+    viewer = staff_who_may_only_view()
+    html = viewer.get(reverse("admin:leagues_registration_changelist")).content.decode()
+    assert 'value="suspend_players"' not in html
+    action(viewer, "registration", "suspend_players", [registration.pk], apply="yes", reason="Non")
+    assert not Suspension.objects.exists()
+    assert Registration.objects.filter(pk=registration.pk).exists()
+
+
+def test_staff_who_may_suspend_but_not_change_placements_are_offered_only_suspend(
+    scheduled,
+) -> None:
+    from django.contrib.auth.models import Permission
+
+    moderator = make_player("moderator", is_staff=True, language="en")
+    moderator.user_permissions.add(
+        *Permission.objects.filter(
+            content_type__app_label="leagues", codename__in=["view_placement", "add_suspension"]
+        )
+    )
+    client = Client()
+    client.force_login(moderator)
+    html = client.get(reverse("admin:leagues_placement_changelist")).content.decode()
+    assert 'value="suspend_players"' in html and 'value="withdraw_players"' not in html
+    p0 = placement("p0")
+    page = action(client, "placement", "suspend_players", [p0.pk], apply="yes", reason="Abandons")
+    assert "P0 suspended from" in page.content.decode()
+    assert Suspension.objects.filter(player__username="p0").exists()
