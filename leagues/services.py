@@ -631,7 +631,9 @@ def season_games_over(season: Season) -> bool:
 
 def moving_count(n: int) -> int:
     """How many of a division of ``n`` go up (and down): about a quarter, at least one."""
-    return max(1, round(n * MOVING_SHARE)) if n >= 2 else 0
+    # Halves round up (10 players move 3, 18 move 5), as docs/LEAGUES.md reads it;
+    # Python's round() would round them to even (10 -> 2, 18 -> 4).
+    return max(1, math.floor(n * MOVING_SHARE + 0.5)) if n >= 2 else 0
 
 
 def _inactive(division: Division, player_ids: Iterable[int]) -> set[int]:
@@ -672,6 +674,10 @@ def _close_division(season: Season, division: Division, bottom: int) -> None:
             placement.outcome = Placement.Outcome.INACTIVE
         else:
             ranked.append(placement)
+    # At the promotion and relegation lines, the standings' tie-breaks (points, score
+    # differences, head-to-head) decide first; players still sharing a rank there are
+    # taken in seed order, the better seed (the lower number) going up first and down last.
+    ranked.sort(key=lambda p: (p.final_rank, p.seed))
     moving = moving_count(len(ranked))
     for index, placement in enumerate(ranked):
         if division.level > 1 and index < moving:

@@ -208,7 +208,8 @@ def test_division_sizes(n, low, high, sizes) -> None:
 
 
 @pytest.mark.parametrize(
-    ("n", "moving"), [(2, 1), (3, 1), (4, 1), (6, 2), (8, 2), (10, 2), (12, 3)]
+    ("n", "moving"),
+    [(2, 1), (3, 1), (4, 1), (6, 2), (8, 2), (10, 3), (12, 3), (14, 4), (18, 5)],
 )
 def test_about_a_quarter_moves_and_at_least_one(n, moving) -> None:
     assert moving_count(n) == moving
@@ -531,3 +532,38 @@ def test_a_deleted_account_leaves_its_seasons(scheduled) -> None:
     assert not Game.objects.filter(
         status=Game.Status.RUNNING, seats__player=a0, seats__status=Seat.Status.ACTIVE
     ).exists()
+
+
+def test_players_tied_on_every_tie_break_at_the_line_go_in_seed_order(
+    scheduled, monkeypatch
+) -> None:
+    """Standings in which all three players of each division share rank 1 (tied on
+    points, score differences and head-to-head), listed worst seed first: the better
+    seed goes up first and down last, whatever order the standings list them in."""
+    from fractions import Fraction
+
+    from leagues import results
+    from leagues.standings import Row
+
+    def all_tied(division, players):
+        seeds = {p.player_id: p.seed for p in division.placements.all()}
+        worst_first = sorted(players, key=lambda player: -seeds[player.pk])
+        return [Row(player, rank=1, points=Fraction(1), played=2) for player in worst_first]
+
+    monkeypatch.setattr(results, "division_standings", all_tied)
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        assert services.season_start(season_id=scheduled.pk)
+    for game in Game.objects.filter(status=Game.Status.RUNNING):
+        first, second = game.seat_list()
+        move_submit(game_id=game.pk, player=first.player, version=0, move=rules.Pass(0))
+        game_resign(game_id=game.pk, player=second.player)
+    assert services.season_close(season_id=scheduled.pk, now=scheduled.ends_at + timedelta(1))
+    for division in scheduled.divisions.all():
+        placements = list(division.placements.order_by("seed"))
+        assert len(placements) == 3 and {p.final_rank for p in placements} == {1}
+        outcomes = [p.outcome for p in placements]
+        if division.level == 1:
+            assert outcomes == [KEPT, KEPT, RELEGATED]
+            assert all(p.champion for p in placements)  # a shared first place
+        else:
+            assert outcomes == [PROMOTED, KEPT, KEPT]
