@@ -7,7 +7,8 @@ email each. The emails are rendered when sent (``leagues/emails.py``).
 
 - Registration open: the players of the league's previous season (their
   carried-over registration, or an invitation back) and anyone already
-  registered. A league's first season has no one to tell by email: its page
+  registered; not those withdrawn or inactive last season, nor anyone suspended
+  from the league now. A league's first season has no one to tell by email: its page
   and the lobby's link announce it.
 - Season started: every player placed in a division, with their games.
 - Last week: every player still in the season (not withdrawn).
@@ -19,11 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import receiver
+from django.utils import timezone
 
 from accounts.models import User
 from leagues import emails, signals
-from leagues.models import Placement, Registration, Season
+from leagues.models import Placement, Registration, Season, Suspension
 from notifications.services import notification_write
 
 
@@ -52,12 +55,20 @@ def _placed(season: Season, *, withdrawn: bool) -> list[User]:
 
 @receiver(signals.registration_opened, dispatch_uid="leagues.notify.registration_opened")
 def registration_opened(sender: Any, *, season: Season, **kwargs: Any) -> int:
+    # Not invited back: players withdrawn or inactive last season (not carried over),
+    # and players suspended from this league now (registering would be refused).
     previous = Placement.objects.filter(
         season__league=season.league_id, season__number=season.number - 1
-    ).exclude(outcome=Placement.Outcome.WITHDRAWN)
+    ).exclude(outcome__in=[Placement.Outcome.WITHDRAWN, Placement.Outcome.INACTIVE])
     ids = set(previous.values_list("player_id", flat=True))
     ids |= set(Registration.objects.filter(season=season).values_list("player_id", flat=True))
-    players = list(User.objects.filter(pk__in=ids, deleted_at=None).order_by("pk"))
+    now = timezone.now()
+    suspended = (
+        Suspension.objects.filter(Q(league=None) | Q(league=season.league_id))
+        .filter(Q(until=None) | Q(until__gt=now))
+        .values_list("player_id", flat=True)
+    )
+    players = list(User.objects.filter(pk__in=ids - set(suspended), deleted_at=None).order_by("pk"))
     return _write(emails.REGISTRATION_OPEN, season, players)
 
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services as games
 from games.models import Game
@@ -205,3 +206,30 @@ def test_the_settings_page_says_which_setting_the_league_emails_follow() -> None
     assert 'aria-describedby="id_game_over_emails_helptext"' in english
     french = page_as(player, reverse("accounts:settings"), language="fr")
     assert "Les ligues aussi\u00a0: votre classement final à la fin d’une saison." in french
+
+
+def test_registration_opening_does_not_invite_inactive_or_suspended_players(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """Before, both got "registration is open" and then a refusal (suspended) or no
+    carried-over place (inactive)."""
+    from leagues import notify
+    from leagues.models import Suspension
+
+    players = make_players(4)
+    league = make_league()
+    season, _division = running_season(players, league=league)
+    play_out(season, players)
+    services.season_close(season_id=season.pk, now=season.ends_at + timedelta(hours=1))
+    following = Season.objects.get(league=league, number=2)
+    idle, banned, expired = players[1], players[2], players[3]
+    Placement.objects.filter(season=season, player=idle).update(outcome=Placement.Outcome.INACTIVE)
+    following.registrations.filter(player=idle).delete()
+    staff = make_player("modo", is_staff=True)
+    services.suspension_create(player=banned, reason="Abandons", by=staff, league=league)
+    past = Suspension.objects.create(player=expired, league=None, reason="Ancien", created_by=staff)
+    Suspension.objects.filter(pk=past.pk).update(until=timezone.now() - timedelta(hours=1))
+    Notification.objects.all().delete()
+    notify.registration_opened(None, season=following)
+    rows = _rows(emails.REGISTRATION_OPEN)
+    assert {r.recipient_id for r in rows} == {players[0].pk, expired.pk}
