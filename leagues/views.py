@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from diamino_site.ratelimit import limited
 from leagues import pages, services
 from leagues.models import Division, League, Season
 
@@ -74,6 +75,7 @@ def division_page(request: HttpRequest, slug: str, number: int, division_id: int
 
 @login_required
 @require_POST
+@limited("form")
 def registration(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Register for the season (``action=register``) or take it back (``action=withdraw``)."""
     league = _league(slug)

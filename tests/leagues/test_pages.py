@@ -279,3 +279,25 @@ def test_the_division_page_costs_the_same_queries_for_four_and_eight_players() -
         url = reverse("leagues:division", args=[slug, season.number, division.pk])
         counts.append(_queries(_client(players[0]), url))
     assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "Too many requests in a short time: try again in 1 minute."),
+        ("fr", "Trop de demandes en peu de temps\u00a0: réessayez dans 1\u00a0minute."),
+    ],
+)
+def test_registering_too_often_is_a_429_that_registers_nothing(
+    settings, language: str, expected: str
+) -> None:
+    """Registering was the one form without the site's "form" limit."""
+    settings.DIAMINO_RATE_LIMITS = settings.DIAMINO_RATE_LIMITS | {"form": (2, 60)}
+    season = open_season(make_league())
+    client = _client(make_player("alice"), language)
+    client.post(_registration_url(season), {"action": "register"})
+    client.post(_registration_url(season), {"action": "withdraw"})
+    answer = client.post(_registration_url(season), {"action": "register"})
+    assert answer.status_code == 429
+    assert expected in answer.content.decode()
+    assert not Registration.objects.filter(season=season).exists()
