@@ -14,7 +14,7 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import User
 from games.models import Game, Seat
-from leagues import results
+from leagues import results, services
 from leagues.models import Division, League, LeagueGame, Placement, Season
 from leagues.standings import Row, standings
 
@@ -66,6 +66,8 @@ class SeasonPanel:
     is_registered: bool
     champions: list[Placement] = field(default_factory=list)
     my_placement: Placement | None = None
+    suspended: str = ""
+    """For a suspended viewer, why they cannot register (shown instead of the button)."""
 
     @property
     def registration_open(self) -> bool:
@@ -87,7 +89,14 @@ def season_panel(season: Season, viewer: User | AnonymousUser | None) -> SeasonP
         champions = list(
             season.placements.filter(champion=True).select_related("player", "division")
         )
-    return SeasonPanel(season, divisions, registered, is_registered, champions, my_placement)
+    suspended = ""
+    if me is not None and season.state == Season.State.REGISTRATION and not is_registered:
+        suspension = services.active_suspension(me, season.league)
+        if suspension is not None:
+            suspended = str(services.suspension_refusal(suspension))
+    return SeasonPanel(
+        season, divisions, registered, is_registered, champions, my_placement, suspended
+    )
 
 
 def league_seasons(league: League) -> list[Season]:

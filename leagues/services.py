@@ -112,6 +112,15 @@ def active_suspension(
     )
 
 
+def suspension_refusal(suspension: Suspension) -> StrOrPromise:
+    """What a suspended player is told at registration (and the league page says first)."""
+    if suspension.until is None:
+        return _("You are suspended from this league: you cannot register.")
+    return _("You are suspended from this league until %(date)s: you cannot register.") % {
+        "date": date_format(timezone.localtime(suspension.until), "DATE_FORMAT")
+    }
+
+
 # --- registration ------------------------------------------------------------------
 
 
@@ -151,14 +160,7 @@ def registration_create(*, season_id: int, player: User) -> Registration:
         )
     suspension = active_suspension(player, season.league)
     if suspension is not None:
-        message: StrOrPromise
-        if suspension.until is None:
-            message = _("You are suspended from this league: you cannot register.")
-        else:
-            message = _(
-                "You are suspended from this league until %(date)s: you cannot register."
-            ) % {"date": date_format(timezone.localtime(suspension.until), "DATE_FORMAT")}
-        raise LeagueError("suspended", message, status=403)
+        raise LeagueError("suspended", suspension_refusal(suspension), status=403)
     already = _("You are already registered for this season.")
     if season.registrations.filter(player=player).exists():
         raise LeagueError("already-registered", already, status=409)

@@ -301,3 +301,30 @@ def test_registering_too_often_is_a_429_that_registers_nothing(
     assert answer.status_code == 429
     assert expected in answer.content.decode()
     assert not Registration.objects.filter(season=season).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "button"),
+    [
+        ("en", "You are suspended from this league: you cannot register.", "Register for"),
+        (
+            "fr",
+            "Vous êtes suspendu de cette ligue\u00a0: vous ne pouvez pas vous inscrire.",
+            "M’inscrire à cette saison",
+        ),
+    ],
+)
+def test_the_league_page_tells_a_suspended_player_instead_of_offering_to_register(
+    language: str, expected: str, button: str
+) -> None:
+    """Before, a suspended player was offered the button, then refused on clicking it."""
+    league = make_league()
+    open_season(league)
+    alice = make_player("alice")
+    assert button in _client(alice, language).get(_league_url(league)).content.decode()
+    Suspension.objects.create(player=alice, league=league, reason="abandons")
+    html = _client(alice, language).get(_league_url(league)).content.decode()
+    assert expected in html
+    assert button not in html and 'value="register"' not in html
+    other = _client(make_player("bob"), language).get(_league_url(league)).content.decode()
+    assert 'value="register"' in other and expected not in other
