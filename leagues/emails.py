@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.emails import absolute_url, build_email, has_confirmed_address, wants_email
 from accounts.models import User
 from games.models import Game, Seat
-from leagues import pages
+from leagues import pages, services
 from leagues.models import Division, League, Placement, Season
 from notifications import kinds
 from notifications.kinds import Skip
@@ -95,6 +95,9 @@ def _common(season: Season) -> dict[str, Any]:
 def _registration_open(row: Notification) -> tuple[str, dict[str, Any]]:
     season = _season(row, Season.State.REGISTRATION)
     registration = season.registrations.filter(player=row.recipient).first()
+    if registration is None and services.active_suspension(_recipient(row), season.league):
+        # Suspended since the row was written: registering would be refused.
+        raise Skip("the player is suspended from the league")
     return "league_open", {
         **_common(season),
         "registered": registration is not None,

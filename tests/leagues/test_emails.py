@@ -233,3 +233,21 @@ def test_registration_opening_does_not_invite_inactive_or_suspended_players(
     notify.registration_opened(None, season=following)
     rows = _rows(emails.REGISTRATION_OPEN)
     assert {r.recipient_id for r in rows} == {players[0].pk, expired.pk}
+
+
+def test_a_registration_open_email_is_skipped_for_a_player_suspended_before_it_is_sent(
+    django_capture_on_commit_callbacks,
+) -> None:
+    players = make_players(4)
+    season, _division = running_season(players)
+    play_out(season, players)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.season_close(season_id=season.pk, now=season.ends_at + timedelta(hours=1))
+    rows = {r.recipient_id: r for r in _rows(emails.REGISTRATION_OPEN)}
+    banned = players[0]
+    services.suspension_create(
+        player=banned, reason="Abandons", by=make_player("modo", is_staff=True)
+    )
+    with pytest.raises(kinds.Skip):
+        _render(rows[banned.pk])
+    assert "registration for season 2 is open" in _render(rows[players[1].pk]).subject
