@@ -44,14 +44,21 @@ def test_a_suspended_player_is_refused_on_the_page_and_nothing_is_written(
     league = make_league()
     open_season(league)
     hugo = make_player("hugo")
-    Suspension.objects.create(player=hugo, league=league, reason="abandons répétés")
     page = browse(hugo, language="en")
     page.goto(f"/ligues/{league.slug}/")
+    # Suspended after the page was shown: the click is refused.
+    Suspension.objects.create(player=hugo, league=league, reason="abandons répétés")
     page.get_by_role("button", name="Register for this season").click()
     expect(page.get_by_role("status")).to_contain_text(
         "You are suspended from this league: you cannot register."
     )
     assert not Registration.objects.exists()
+    # Shown again, the page says so in place of the button.
+    page.goto(f"/ligues/{league.slug}/")
+    expect(
+        page.get_by_text("You are suspended from this league: you cannot register.")
+    ).to_be_visible()
+    expect(page.get_by_role("button", name="Register for this season")).to_have_count(0)
 
 
 def test_on_a_phone_the_division_standings_scroll_within_their_region(
