@@ -73,9 +73,15 @@ def division_page(request: HttpRequest, slug: str, number: int, division_id: int
     )
 
 
+def _too_fast(request: HttpRequest, message: str, slug: str, number: int) -> HttpResponse:
+    """A limited registration: the league page again with the reason, like every refusal."""
+    messages.error(request, message)
+    return _league_response(request, _league(slug), status=429)
+
+
 @login_required
 @require_POST
-@limited("form")
+@limited("form", refuse=_too_fast)
 def registration(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Register for the season (``action=register``) or take it back (``action=withdraw``)."""
     league = _league(slug)

@@ -73,3 +73,21 @@ def test_on_a_phone_the_division_standings_scroll_within_their_region(
     expect(region.get_by_role("row")).to_have_count(5)  # the header and four players
     page_width = page.evaluate("document.documentElement.scrollWidth")
     assert page_width <= 400, "the page itself never scrolls sideways on a phone"
+
+
+def test_registering_too_often_says_so_on_the_league_page_and_registers_nothing(
+    browse, transactional_db, settings
+) -> None:
+    settings.DIAMINO_RATE_LIMITS = settings.DIAMINO_RATE_LIMITS | {"form": (2, 60)}
+    league = make_league()
+    season = open_season(league)
+    page = browse(make_player("ines"))
+    page.goto(f"/ligues/{league.slug}/")
+    page.get_by_role("button", name="M’inscrire à cette saison").click()
+    page.get_by_role("button", name="Retirer mon inscription").click()
+    page.get_by_role("button", name="M’inscrire à cette saison").click()
+    expect(page.get_by_role("status")).to_contain_text(
+        "Trop de demandes en peu de temps\u00a0: réessayez dans"
+    )
+    expect(page.get_by_role("button", name="M’inscrire à cette saison")).to_be_visible()
+    assert not Registration.objects.filter(season=season).exists()
