@@ -107,20 +107,26 @@ def automatic_reason(message: EmailMessage, envelope_from: str = "") -> str:
 def sender_authenticated(message: EmailMessage) -> bool:
     """The ``From`` passed DMARC, as our own mail server says (``MAIL_IN_AUTHSERV_ID``).
 
-    Only the ``Authentication-Results`` header our server adds counts (its
-    authserv-id first); one a sender wrote in with another id is not looked at.
-    Without the setting the check is off (True): the token and the verified
-    address are all there is.
+    Only the topmost ``Authentication-Results`` header with our authserv-id
+    counts: our server adds its own above whatever the sender wrote, so a
+    forged one with our id further down is never read. Its ``dmarc=pass`` must
+    be for the ``From``'s domain (``header.from``). Without the setting the
+    check is off (True): the token and the verified address are all there is.
     """
     authserv = settings.MAIL_IN_AUTHSERV_ID.strip().lower()
     if not authserv:
         return True
+    domain = parseaddr(str(message.get("From", "") or ""))[1].rpartition("@")[2].lower()
     for header in message.get_all("Authentication-Results", []):
         serv, _, results = str(header).partition(";")
-        if serv.strip().split()[0:1] == [authserv] and re.search(
-            r"(^|[\s;])dmarc\s*=\s*pass\b", results, re.IGNORECASE
-        ):
-            return True
+        if serv.strip().lower().split()[0:1] != [authserv]:
+            continue
+        # The topmost header with our id is our server's: the answer, pass or not.
+        found = re.search(r"(?:^|[\s;])dmarc\s*=\s*pass\b([^;]*)", results, re.IGNORECASE)
+        if found is None or not domain:
+            return False
+        header_from = re.search(r"header\.from\s*=\s*([^\s;]+)", found.group(1), re.IGNORECASE)
+        return header_from is not None and header_from.group(1).strip().lower() == domain
     return False
 
 

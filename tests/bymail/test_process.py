@@ -152,8 +152,18 @@ def test_two_workers_processing_one_message_at_once_play_it_once(game):
         # Written by the sender under another server's name: not looked at.
         (["mx.elsewhere.example; dmarc=pass header.from=example.com"], False),
         ([], False),
+        # Our server's real verdict on top, a forged pass with our id written below it.
+        (
+            [
+                "mx.play.example.org; dmarc=fail header.from=example.com",
+                "mx.play.example.org; dmarc=pass header.from=example.com",
+            ],
+            False,
+        ),
+        # A pass for another domain than the From's.
+        (["mx.play.example.org; dmarc=pass header.from=attacker.example"], False),
     ],
-    ids=["pass", "fail", "foreign-header", "none"],
+    ids=["pass", "fail", "foreign-header", "none", "forged-below-ours", "other-domain"],
 )
 def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
     game, settings, results, played
