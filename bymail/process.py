@@ -53,6 +53,7 @@ from django.utils import timezone, translation
 
 import rules
 from accounts.models import User
+from accounts.permissions import can_play
 from bymail import emails
 from bymail.extract import reply_text
 from bymail.models import InboundMessage
@@ -214,7 +215,7 @@ def _decide(row: InboundMessage) -> Outcome:
     verified = EmailAddress.objects.filter(
         user=player, verified=True, email__iexact=sender
     ).exists()
-    if not sender or not verified or player.deleted_at is not None:
+    if not sender or not verified or not can_play(player):
         log.warning(
             "inbound %s: from %r, not the seat's player (seat %s): dropped", row.pk, sender, seat.pk
         )

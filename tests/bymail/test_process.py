@@ -180,3 +180,16 @@ def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
     assert Game.objects.get(pk=game.pk).move_count == (1 if played else 0)
     if not played:
         assert mail.outbox == []
+
+
+def test_a_deactivated_player_cannot_play_by_email(game, players):
+    alice = players[0]
+    alice.is_active = False  # the site's block
+    alice.save(update_fields=["is_active"])
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.DROPPED
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    assert mail.outbox == []
