@@ -179,6 +179,14 @@ def _rate_limit() -> ratelimit.Limit:
     return ratelimit.Limit("mail-in", settings.MAIL_IN_RATE_COUNT, settings.MAIL_IN_RATE_SECONDS)
 
 
+def _once_per_window(name: str, who: object) -> bool:
+    """True the first time in a MAIL_IN_RATE_SECONDS window: an answer that a flood
+    (or a forged sender) could make us send again and again goes once per window."""
+    seconds = settings.MAIL_IN_RATE_SECONDS
+    window = int(time.time() // seconds)
+    return bool(cache.add(f"mail-in:{name}:{who}:{window}", 1, seconds + 1))
+
+
 def _decide(row: InboundMessage) -> Outcome:
     try:
         message = BytesParser(policy=policy.default).parsebytes(bytes(row.raw))
@@ -196,6 +204,11 @@ def _decide(row: InboundMessage) -> Outcome:
         if player is None:
             log.warning("inbound %s to the no-reply address from a stranger: dropped", row.pk)
             return Outcome(State.DROPPED, "to the no-reply address, from no player")
+        if not sender_authenticated(message):  # a forged From: not answered
+            log.warning("inbound %s to the no-reply address without DMARC pass: dropped", row.pk)
+            return Outcome(State.DROPPED, "to the no-reply address, DMARC did not pass")
+        if not _once_per_window("noreply", player.pk):
+            return Outcome(State.REFUSED, "sent to the no-reply address (already answered)")
         return Outcome(State.REFUSED, "sent to the no-reply address", "noreply", player)
 
     ticket = read_reply_address(address) if address else None
@@ -236,12 +249,10 @@ def _decide(row: InboundMessage) -> Outcome:
         ratelimit.take(limit, seat.pk)
     except ratelimit.RateLimited as limited:
         # Answered once per window: a flood gets one answer, not one each.
-        window = int(time.time() // limit.seconds)
-        first = cache.add(f"mail-in:limited:{seat.pk}:{window}", 1, limit.seconds + 1)
         return Outcome(
             State.REFUSED,
             "too many replies for this seat",
-            "rate" if first else "",
+            "rate" if _once_per_window("limited", seat.pk) else "",
             details={"wait": limited.retry_after},
             **base,
         )

@@ -193,3 +193,31 @@ def test_a_deactivated_player_cannot_play_by_email(game, players):
     assert inbound_process(row.pk) == State.DROPPED
     assert Game.objects.get(pk=game.pk).move_count == 0
     assert mail.outbox == []
+
+
+def _to_noreply(**kwargs) -> InboundMessage:
+    from bymail.tokens import noreply_address
+
+    message = reply("H8 CHAT", to=noreply_address(), **kwargs)
+    row, _ = message_store(message.as_bytes(), via="smtp", recipient=noreply_address(), queue=False)
+    inbound_process(row.pk)
+    row.refresh_from_db()
+    return row
+
+
+def test_a_forged_from_to_the_no_reply_address_gets_no_instructions(game, settings):
+    settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
+    row = _to_noreply(
+        headers={
+            "Authentication-Results": "mx.play.example.org; dmarc=fail header.from=example.com"
+        }
+    )
+    assert row.state == State.DROPPED
+    assert mail.outbox == []
+
+
+def test_the_no_reply_address_answers_a_player_once_per_window(game):
+    first, second = _to_noreply(), _to_noreply()
+    assert (first.state, first.answered) == (State.REFUSED, True)
+    assert (second.state, second.answered) == (State.REFUSED, False)
+    assert len(answers_to("alice@example.com")) == 1
