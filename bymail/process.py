@@ -236,8 +236,16 @@ def _decide(row: InboundMessage) -> Outcome:
 
     if not sender_authenticated(message):
         log.warning("inbound %s: from %r without DMARC pass: dropped", row.pk, sender)
+        # The player is told, at the account's address (the notification's recipient,
+        # never the From, which may be forged), once per window.
+        told = _once_per_window("unauthenticated", player.pk)
         return Outcome(
-            State.DROPPED, "the sender's domain did not pass DMARC", seat=seat, game=game
+            State.DROPPED,
+            "the sender's domain did not pass DMARC",
+            "unauthenticated" if told else "",
+            recipient=player,
+            seat=seat,
+            game=game,
         )
     base: dict[str, Any] = {"recipient": player, "seat": seat, "game": game}
     if row.size > settings.MAIL_IN_MAX_BYTES:

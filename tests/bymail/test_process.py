@@ -166,7 +166,7 @@ def test_two_workers_processing_one_message_at_once_play_it_once(game):
     ids=["pass", "fail", "foreign-header", "none", "forged-below-ours", "other-domain"],
 )
 def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
-    game, settings, results, played
+    game, players, settings, results, played
 ):
     settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
     message = reply("H8 CHAT", to=address_of(game, 0))
@@ -178,8 +178,31 @@ def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
     state = inbound_process(row.pk)
     assert state == (State.PLAYED if played else State.DROPPED)
     assert Game.objects.get(pk=game.pk).move_count == (1 if played else 0)
-    if not played:
-        assert mail.outbox == []
+    if not played:  # the player is told, at the account's address
+        assert [m.to for m in mail.outbox] == [[players[0].email]]
+        assert "the DMARC check failed" in mail.outbox[0].body
+
+
+def test_a_reply_that_failed_dmarc_is_answered_at_the_accounts_address_once_per_window(
+    game, players, settings
+):
+    from allauth.account.models import EmailAddress
+
+    settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
+    EmailAddress.objects.create(
+        user=players[0], email="alice@work.example", verified=True, primary=False
+    )
+    for _ in range(2):
+        message = reply("H8 CHAT", to=address_of(game, 0), sender="alice@work.example")
+        message["Authentication-Results"] = (
+            "mx.play.example.org; dmarc=fail header.from=work.example"
+        )
+        row, _ = message_store(
+            message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+        )
+        assert inbound_process(row.pk) == State.DROPPED
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    assert [m.to for m in mail.outbox] == [[players[0].email]]  # never the From, once
 
 
 def test_a_deactivated_player_cannot_play_by_email(game, players):
