@@ -406,3 +406,19 @@ def inbound_sweep(*, after_seconds: int | None = None) -> int:
         except Exception:
             log.exception("inbound %s could not be processed; the next sweep tries again", pk)
     return done
+
+
+def inbound_purge_raw(*, days: int | None = None) -> int:
+    """Empty the raw bytes of messages processed over ``days`` (MAIL_IN_KEEP_RAW_DAYS) ago.
+
+    The row stays (its Message-ID keeps a message from being played twice, its
+    state and reason say what it did); only the message itself is let go.
+    """
+    keep = settings.MAIL_IN_KEEP_RAW_DAYS if days is None else days
+    cutoff = timezone.now() - timedelta(days=keep)
+    return (
+        InboundMessage.objects.exclude(state=State.RECEIVED)
+        .filter(processed_at__lt=cutoff)
+        .exclude(raw=b"")
+        .update(raw=b"")
+    )

@@ -341,6 +341,9 @@ MAIL_IN_RATE_SECONDS = env_int("MAIL_IN_RATE_SECONDS", 3600, minimum=1)
 MAIL_IN_AUTHSERV_ID = env_str("MAIL_IN_AUTHSERV_ID", "")
 # Stored replies not processed after this many seconds are processed by the sweep.
 MAIL_IN_SWEEP_AFTER = env_int("MAIL_IN_SWEEP_AFTER", 60, minimum=0)
+# A processed reply's raw bytes are emptied this many days after (by the sweep);
+# the row (Message-ID, what it did) stays.
+MAIL_IN_KEEP_RAW_DAYS = env_int("MAIL_IN_KEEP_RAW_DAYS", 30, minimum=1)
 CELERY_BEAT_SCHEDULE["bymail-sweep"] = {
     "task": "bymail.sweep",
     "schedule": 60.0,

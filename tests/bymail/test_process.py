@@ -244,3 +244,41 @@ def test_the_no_reply_address_answers_a_player_once_per_window(game):
     assert (first.state, first.answered) == (State.REFUSED, True)
     assert (second.state, second.answered) == (State.REFUSED, False)
     assert len(answers_to("alice@example.com")) == 1
+
+
+def test_a_forged_token_reaching_the_processing_is_dropped_unanswered(game):
+    # Over IMAP there is no RCPT to refuse it at: the processing drops it.
+    local, domain = address_of(game, 0).split("@")
+    forged = local[:-1] + ("a" if local[-1] != "a" else "b") + "@" + domain
+    message = reply("H8 CHAT", to=forged)
+    row, _ = message_store(message.as_bytes(), via="imap", recipient=forged, queue=False)
+    assert inbound_process(row.pk) == State.DROPPED
+    row.refresh_from_db()
+    assert "forged" in row.reason
+    assert mail.outbox == []
+
+
+def test_the_sweep_empties_the_raw_bytes_of_old_processed_replies_and_keeps_the_row(game, settings):
+    import time_machine
+    from django.utils import timezone
+
+    settings.MAIL_IN_KEEP_RAW_DAYS = 30
+    old = reply("H8 CHAT", to=address_of(game, 0))
+    old_row, _ = message_store(
+        old.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    inbound_process(old_row.pk)
+    pending = reply("H8 CHAT", to=address_of(game, 0), subject="Re: waiting")
+    waiting, _ = message_store(
+        pending.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    with time_machine.travel(timezone.now() + timezone.timedelta(days=31)):
+        settings.MAIL_IN_SWEEP_AFTER = 10**9  # leave the unprocessed one alone
+        sweep_inbound.delay().get()
+    old_row.refresh_from_db()
+    waiting.refresh_from_db()
+    assert bytes(old_row.raw) == b""
+    assert old_row.state == State.PLAYED and old_row.message_id == str(old["Message-ID"])
+    assert bytes(waiting.raw) == pending.as_bytes()  # not processed yet: kept
+    again, new = message_store(old.as_bytes(), via="smtp", recipient=address_of(game, 0))
+    assert not new and again.pk == old_row.pk  # still deduplicated
