@@ -187,7 +187,8 @@ def _once_per_window(name: str, who: object) -> bool:
     return bool(cache.add(f"mail-in:{name}:{who}:{window}", 1, seconds + 1))
 
 
-def _decide(row: InboundMessage) -> Outcome:
+def _decide(row: InboundMessage, charged: list[int] | None = None) -> Outcome:
+    """What ``row`` does; the seats whose rate limit it took go in ``charged``."""
     try:
         message = BytesParser(policy=policy.default).parsebytes(bytes(row.raw))
         assert isinstance(message, EmailMessage)
@@ -255,6 +256,8 @@ def _decide(row: InboundMessage) -> Outcome:
     limit = _rate_limit()
     try:
         ratelimit.take(limit, seat.pk)
+        if charged is not None:
+            charged.append(seat.pk)
     except ratelimit.RateLimited as limited:
         # Answered once per window: a flood gets one answer, not one each.
         return Outcome(
@@ -359,6 +362,18 @@ def _count_failure(inbound_id: int, error: Exception) -> None:
 
 
 def _process(inbound_id: int) -> str | None:
+    # The allowance counts only replies whose outcome is stored: a processing that
+    # fails (and rolls back) gives back what it took, so its retry is not refused.
+    charged: list[int] = []
+    try:
+        return _process_once(inbound_id, charged)
+    except BaseException:
+        for seat_id in charged:
+            ratelimit.give_back(_rate_limit(), seat_id)
+        raise
+
+
+def _process_once(inbound_id: int, charged: list[int]) -> str | None:
     with transaction.atomic():
         # The claim: a write first, so the row (PostgreSQL) or the file (SQLite) is ours
         # until commit; a second worker waits, then finds the message processed.
@@ -368,7 +383,7 @@ def _process(inbound_id: int) -> str | None:
         if not claimed:
             return None
         row = InboundMessage.objects.select_for_update().get(pk=inbound_id)
-        outcome = _decide(row)
+        outcome = _decide(row, charged)
         row.state = outcome.state
         row.reason = outcome.reason[:300]
         row.seat = outcome.seat

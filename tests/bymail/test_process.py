@@ -89,7 +89,7 @@ def test_a_message_whose_processing_keeps_failing_is_set_aside_after_its_attempt
         message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
     )
 
-    def broken(row):
+    def broken(row, *rest):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(process, "_decide", broken)
@@ -282,3 +282,27 @@ def test_the_sweep_empties_the_raw_bytes_of_old_processed_replies_and_keeps_the_
     assert bytes(waiting.raw) == pending.as_bytes()  # not processed yet: kept
     again, new = message_store(old.as_bytes(), via="smtp", recipient=address_of(game, 0))
     assert not new and again.pk == old_row.pk  # still deduplicated
+
+
+def test_a_processing_that_fails_gives_back_the_rate_limit_it_took(game, settings, monkeypatch):
+    from bymail import process
+
+    settings.MAIL_IN_RATE_COUNT = 1
+    calls = []
+    submit = process.services.move_submit
+
+    def failing_once(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise RuntimeError("the database went away")
+        return submit(**kwargs)
+
+    monkeypatch.setattr(process.services, "move_submit", failing_once)
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    with pytest.raises(RuntimeError):
+        inbound_process(row.pk)
+    assert inbound_process(row.pk) == State.PLAYED  # the retry is not "too many replies"
+    assert Game.objects.get(pk=game.pk).move_count == 1
