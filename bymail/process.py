@@ -63,7 +63,7 @@ from diamino_site import ratelimit
 from games import bridge, services
 from games.errors import GameError
 from games.models import Game, Seat
-from rules.reply_notation import ReplyNotationError, parse_reply
+from rules.reply_notation import ReplyNotationError, parse_reply_read
 
 log = logging.getLogger(__name__)
 
@@ -273,12 +273,12 @@ def _decide(row: InboundMessage, charged: list[int] | None = None) -> Outcome:
         return Outcome(State.MOVED_ON, "the game has moved on", "moved-on", **base)
 
     text = reply_text(message).strip()
-    base["move_text"] = text[:300]
+    base["move_text"] = text[:300]  # what was written, until a line is read as the move
     if not text:
         return Outcome(State.REFUSED, "no move in the reply", "unreadable", **base)
     view = rules.view(bridge.state_of(game), seat.position)
     try:
-        move = parse_reply(text, view)
+        move, read = parse_reply_read(text, view)
     except ReplyNotationError as error:  # the parser's refusal carries the player's messages
         messages = {"fr": error.message_fr, "en": error.message_en}
         return Outcome(
@@ -288,6 +288,7 @@ def _decide(row: InboundMessage, charged: list[int] | None = None) -> Outcome:
             details={"message": messages},
             **base,
         )
+    base["move_text"] = read[:300]  # the answer echoes the line read, not the whole reply
     try:
         if isinstance(move, rules.Resign):
             played = services.game_resign(game_id=game.pk, player=player)

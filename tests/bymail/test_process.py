@@ -306,3 +306,17 @@ def test_a_processing_that_fails_gives_back_the_rate_limit_it_took(game, setting
         inbound_process(row.pk)
     assert inbound_process(row.pk) == State.PLAYED  # the retry is not "too many replies"
     assert Game.objects.get(pk=game.pk).move_count == 1
+
+
+def test_the_answer_echoes_the_line_read_not_the_whole_reply(game):
+    body = "Hello Bob,\n\nmy move:\nH8 CHAT\n\nSee you soon, and thanks for the game!"
+    message = reply(body, to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.PLAYED
+    row.refresh_from_db()
+    assert row.move_text == "H8 CHAT"
+    (answer,) = answers_to("alice@example.com")
+    assert "Your move was played: H8 CHAT\n" in answer.body
+    assert "Hello Bob" not in answer.body and "thanks for the game" not in answer.body
