@@ -11,19 +11,23 @@ The checks, in order, each ending the processing when it fails:
 
 1. automatic mail (``Auto-Submitted``, ``Precedence``, bounces, out-of-office
    replies…): ignored, never answered, so two robots cannot loop;
-2. the no-reply address: answered with instructions if the sender is a
-   player (their verified address), dropped otherwise;
+2. the no-reply address: answered with instructions, once per
+   ``MAIL_IN_RATE_SECONDS``, if the sender is a player (their verified address)
+   and, with ``MAIL_IN_AUTHSERV_ID``, passed DMARC; dropped otherwise;
 3. the token (``bymail.tokens.read_reply_address``): forged, or naming no
    seat → dropped and logged, nothing answered;
 4. the sender (``From``) must be a verified address of the seat's player,
    case-insensitive, and, where ``MAIL_IN_AUTHSERV_ID`` names our mail server,
-   have passed DMARC there → otherwise dropped and logged (a stranger gets nothing);
+   have passed DMARC there (the topmost such header, for the From's domain) →
+   otherwise dropped and logged (a stranger gets nothing; a DMARC failure is told
+   to the player at the account's address, once per window);
 5. the size, the number of MIME parts, the rate per seat → refused with the reason;
 6. the player's ``play_by_email`` preference off → answered with instructions;
 7. the game moved on since the email (the token's version) → "moved on";
 8. the reply's own text (``bymail.extract.reply_text``) read as a move
-   (``rules.reply_notation.parse_reply`` on the seat's view) → refused with the
-   parser's message when it cannot be read;
+   (``rules.reply_notation.parse_reply_read`` on the seat's view: the move and
+   the line read, which the answer echoes) → refused with the parser's message
+   when it cannot be read;
 9. ``games.services.move_submit`` at the token's version (``game_resign`` for
    a resignation): played, or refused with the engine's rule and message.
 
