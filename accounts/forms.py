@@ -73,6 +73,8 @@ class SettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if not self.instance.is_staff:
             del self.fields["report_emails"]  # only staff are told about reports
+        if not settings.MAIL_IN_ENABLED:
+            del self.fields["play_by_email"]  # this site receives no replies (#24)
 
     def clean_display_name(self) -> str:
         return " ".join(self.cleaned_data["display_name"].split())

@@ -38,3 +38,10 @@ class InboundMessageAdmin(admin.ModelAdmin):
         self, request: HttpRequest, obj: InboundMessage | None = None
     ) -> bool:
         return False
+
+    def has_delete_permission(
+        self, request: HttpRequest, obj: InboundMessage | None = None
+    ) -> bool:
+        # The row is the Message-ID's dedupe record: deleting it would let the
+        # same message be played again.
+        return False

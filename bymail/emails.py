@@ -10,7 +10,8 @@ hand (``games.email_board.text_position``) and whose turn it is.
 Kinds of answer (``context["answer"]``): ``played``; ``illegal`` (the rule and
 the engine's message), ``unreadable`` (the parser's message, or no move
 found), ``site`` (the site refused: the game is over…), ``too-big``,
-``too-many-parts``, ``rate``: refused, with the position again; ``moved-on``;
+``too-many-parts``, ``rate``, ``unauthenticated`` (the From did not pass DMARC:
+told at the account's address, never the From): refused, with the position again; ``moved-on``;
 ``off`` (playing by email turned off) and ``noreply`` (written to the no-reply
 address): instructions.
 
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 KIND = Notification.Kind.MAIL_ANSWER
 
-REFUSALS = {"illegal", "unreadable", "site", "too-big", "too-many-parts", "rate"}
+REFUSALS = {"illegal", "unreadable", "site", "too-big", "too-many-parts", "rate", "unauthenticated"}
 
 
 def answer_write(

@@ -11,19 +11,23 @@ The checks, in order, each ending the processing when it fails:
 
 1. automatic mail (``Auto-Submitted``, ``Precedence``, bounces, out-of-office
    replies…): ignored, never answered, so two robots cannot loop;
-2. the no-reply address: answered with instructions if the sender is a
-   player (their verified address), dropped otherwise;
+2. the no-reply address: answered with instructions, once per
+   ``MAIL_IN_RATE_SECONDS``, if the sender is a player (their verified address)
+   and, with ``MAIL_IN_AUTHSERV_ID``, passed DMARC; dropped otherwise;
 3. the token (``bymail.tokens.read_reply_address``): forged, or naming no
    seat → dropped and logged, nothing answered;
 4. the sender (``From``) must be a verified address of the seat's player,
    case-insensitive, and, where ``MAIL_IN_AUTHSERV_ID`` names our mail server,
-   have passed DMARC there → otherwise dropped and logged (a stranger gets nothing);
+   have passed DMARC there (the topmost such header, for the From's domain) →
+   otherwise dropped and logged (a stranger gets nothing; a DMARC failure is told
+   to the player at the account's address, once per window);
 5. the size, the number of MIME parts, the rate per seat → refused with the reason;
 6. the player's ``play_by_email`` preference off → answered with instructions;
 7. the game moved on since the email (the token's version) → "moved on";
 8. the reply's own text (``bymail.extract.reply_text``) read as a move
-   (``rules.reply_notation.parse_reply`` on the seat's view) → refused with the
-   parser's message when it cannot be read;
+   (``rules.reply_notation.parse_reply_read`` on the seat's view: the move and
+   the line read, which the answer echoes) → refused with the parser's message
+   when it cannot be read;
 9. ``games.services.move_submit`` at the token's version (``game_resign`` for
    a resignation): played, or refused with the engine's rule and message.
 
@@ -53,6 +57,7 @@ from django.utils import timezone, translation
 
 import rules
 from accounts.models import User
+from accounts.permissions import can_play
 from bymail import emails
 from bymail.extract import reply_text
 from bymail.models import InboundMessage
@@ -62,7 +67,7 @@ from diamino_site import ratelimit
 from games import bridge, services
 from games.errors import GameError
 from games.models import Game, Seat
-from rules.reply_notation import ReplyNotationError, parse_reply
+from rules.reply_notation import ReplyNotationError, parse_reply_read
 
 log = logging.getLogger(__name__)
 
@@ -107,20 +112,26 @@ def automatic_reason(message: EmailMessage, envelope_from: str = "") -> str:
 def sender_authenticated(message: EmailMessage) -> bool:
     """The ``From`` passed DMARC, as our own mail server says (``MAIL_IN_AUTHSERV_ID``).
 
-    Only the ``Authentication-Results`` header our server adds counts (its
-    authserv-id first); one a sender wrote in with another id is not looked at.
-    Without the setting the check is off (True): the token and the verified
-    address are all there is.
+    Only the topmost ``Authentication-Results`` header with our authserv-id
+    counts: our server adds its own above whatever the sender wrote, so a
+    forged one with our id further down is never read. Its ``dmarc=pass`` must
+    be for the ``From``'s domain (``header.from``). Without the setting the
+    check is off (True): the token and the verified address are all there is.
     """
     authserv = settings.MAIL_IN_AUTHSERV_ID.strip().lower()
     if not authserv:
         return True
+    domain = parseaddr(str(message.get("From", "") or ""))[1].rpartition("@")[2].lower()
     for header in message.get_all("Authentication-Results", []):
         serv, _, results = str(header).partition(";")
-        if serv.strip().split()[0:1] == [authserv] and re.search(
-            r"(^|[\s;])dmarc\s*=\s*pass\b", results, re.IGNORECASE
-        ):
-            return True
+        if serv.strip().lower().split()[0:1] != [authserv]:
+            continue
+        # The topmost header with our id is our server's: the answer, pass or not.
+        found = re.search(r"(?:^|[\s;])dmarc\s*=\s*pass\b([^;]*)", results, re.IGNORECASE)
+        if found is None or not domain:
+            return False
+        header_from = re.search(r"header\.from\s*=\s*([^\s;]+)", found.group(1), re.IGNORECASE)
+        return header_from is not None and header_from.group(1).strip().lower() == domain
     return False
 
 
@@ -172,7 +183,16 @@ def _rate_limit() -> ratelimit.Limit:
     return ratelimit.Limit("mail-in", settings.MAIL_IN_RATE_COUNT, settings.MAIL_IN_RATE_SECONDS)
 
 
-def _decide(row: InboundMessage) -> Outcome:
+def _once_per_window(name: str, who: object) -> bool:
+    """True the first time in a MAIL_IN_RATE_SECONDS window: an answer that a flood
+    (or a forged sender) could make us send again and again goes once per window."""
+    seconds = settings.MAIL_IN_RATE_SECONDS
+    window = int(time.time() // seconds)
+    return bool(cache.add(f"mail-in:{name}:{who}:{window}", 1, seconds + 1))
+
+
+def _decide(row: InboundMessage, charged: list[int] | None = None) -> Outcome:
+    """What ``row`` does; the seats whose rate limit it took go in ``charged``."""
     try:
         message = BytesParser(policy=policy.default).parsebytes(bytes(row.raw))
         assert isinstance(message, EmailMessage)
@@ -189,6 +209,11 @@ def _decide(row: InboundMessage) -> Outcome:
         if player is None:
             log.warning("inbound %s to the no-reply address from a stranger: dropped", row.pk)
             return Outcome(State.DROPPED, "to the no-reply address, from no player")
+        if not sender_authenticated(message):  # a forged From: not answered
+            log.warning("inbound %s to the no-reply address without DMARC pass: dropped", row.pk)
+            return Outcome(State.DROPPED, "to the no-reply address, DMARC did not pass")
+        if not _once_per_window("noreply", player.pk):
+            return Outcome(State.REFUSED, "sent to the no-reply address (already answered)")
         return Outcome(State.REFUSED, "sent to the no-reply address", "noreply", player)
 
     ticket = read_reply_address(address) if address else None
@@ -208,7 +233,7 @@ def _decide(row: InboundMessage) -> Outcome:
     verified = EmailAddress.objects.filter(
         user=player, verified=True, email__iexact=sender
     ).exists()
-    if not sender or not verified or player.deleted_at is not None:
+    if not sender or not verified or not can_play(player):
         log.warning(
             "inbound %s: from %r, not the seat's player (seat %s): dropped", row.pk, sender, seat.pk
         )
@@ -216,8 +241,16 @@ def _decide(row: InboundMessage) -> Outcome:
 
     if not sender_authenticated(message):
         log.warning("inbound %s: from %r without DMARC pass: dropped", row.pk, sender)
+        # The player is told, at the account's address (the notification's recipient,
+        # never the From, which may be forged), once per window.
+        told = _once_per_window("unauthenticated", player.pk)
         return Outcome(
-            State.DROPPED, "the sender's domain did not pass DMARC", seat=seat, game=game
+            State.DROPPED,
+            "the sender's domain did not pass DMARC",
+            "unauthenticated" if told else "",
+            recipient=player,
+            seat=seat,
+            game=game,
         )
     base: dict[str, Any] = {"recipient": player, "seat": seat, "game": game}
     if row.size > settings.MAIL_IN_MAX_BYTES:
@@ -227,14 +260,14 @@ def _decide(row: InboundMessage) -> Outcome:
     limit = _rate_limit()
     try:
         ratelimit.take(limit, seat.pk)
+        if charged is not None:
+            charged.append(seat.pk)
     except ratelimit.RateLimited as limited:
         # Answered once per window: a flood gets one answer, not one each.
-        window = int(time.time() // limit.seconds)
-        first = cache.add(f"mail-in:limited:{seat.pk}:{window}", 1, limit.seconds + 1)
         return Outcome(
             State.REFUSED,
             "too many replies for this seat",
-            "rate" if first else "",
+            "rate" if _once_per_window("limited", seat.pk) else "",
             details={"wait": limited.retry_after},
             **base,
         )
@@ -244,12 +277,12 @@ def _decide(row: InboundMessage) -> Outcome:
         return Outcome(State.MOVED_ON, "the game has moved on", "moved-on", **base)
 
     text = reply_text(message).strip()
-    base["move_text"] = text[:300]
+    base["move_text"] = text[:300]  # what was written, until a line is read as the move
     if not text:
         return Outcome(State.REFUSED, "no move in the reply", "unreadable", **base)
     view = rules.view(bridge.state_of(game), seat.position)
     try:
-        move = parse_reply(text, view)
+        move, read = parse_reply_read(text, view)
     except ReplyNotationError as error:  # the parser's refusal carries the player's messages
         messages = {"fr": error.message_fr, "en": error.message_en}
         return Outcome(
@@ -259,6 +292,7 @@ def _decide(row: InboundMessage) -> Outcome:
             details={"message": messages},
             **base,
         )
+    base["move_text"] = read[:300]  # the answer echoes the line read, not the whole reply
     try:
         if isinstance(move, rules.Resign):
             played = services.game_resign(game_id=game.pk, player=player)
@@ -333,6 +367,18 @@ def _count_failure(inbound_id: int, error: Exception) -> None:
 
 
 def _process(inbound_id: int) -> str | None:
+    # The allowance counts only replies whose outcome is stored: a processing that
+    # fails (and rolls back) gives back what it took, so its retry is not refused.
+    charged: list[int] = []
+    try:
+        return _process_once(inbound_id, charged)
+    except BaseException:
+        for seat_id in charged:
+            ratelimit.give_back(_rate_limit(), seat_id)
+        raise
+
+
+def _process_once(inbound_id: int, charged: list[int]) -> str | None:
     with transaction.atomic():
         # The claim: a write first, so the row (PostgreSQL) or the file (SQLite) is ours
         # until commit; a second worker waits, then finds the message processed.
@@ -342,7 +388,7 @@ def _process(inbound_id: int) -> str | None:
         if not claimed:
             return None
         row = InboundMessage.objects.select_for_update().get(pk=inbound_id)
-        outcome = _decide(row)
+        outcome = _decide(row, charged)
         row.state = outcome.state
         row.reason = outcome.reason[:300]
         row.seat = outcome.seat
@@ -380,3 +426,19 @@ def inbound_sweep(*, after_seconds: int | None = None) -> int:
         except Exception:
             log.exception("inbound %s could not be processed; the next sweep tries again", pk)
     return done
+
+
+def inbound_purge_raw(*, days: int | None = None) -> int:
+    """Empty the raw bytes of messages processed over ``days`` (MAIL_IN_KEEP_RAW_DAYS) ago.
+
+    The row stays (its Message-ID keeps a message from being played twice, its
+    state and reason say what it did); only the message itself is let go.
+    """
+    keep = settings.MAIL_IN_KEEP_RAW_DAYS if days is None else days
+    cutoff = timezone.now() - timedelta(days=keep)
+    return (
+        InboundMessage.objects.exclude(state=State.RECEIVED)
+        .filter(processed_at__lt=cutoff)
+        .exclude(raw=b"")
+        .update(raw=b"")
+    )

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from bymail.store import inbound_queue, is_ours, message_store
+from bymail.tokens import is_noreply_address, read_reply_address
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,9 @@ class ReplyHandler:
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: Any
     ) -> str:
-        if not is_ours(address):
+        if not is_ours(address) or (
+            not is_noreply_address(address) and read_reply_address(address) is None
+        ):  # another address, or a reply+ address whose token is forged or garbled
             return "550 5.1.1 No such recipient here: only replies to Diamino's emails"
         if envelope.rcpt_tos:  # one reply address per message, so one game and one seat
             return "452 4.5.3 One recipient per message, please"

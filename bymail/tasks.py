@@ -14,10 +14,15 @@ def process_inbound(inbound_id: int) -> str | None:
 
 @shared_task(name="bymail.sweep", ignore_result=True)
 def sweep_inbound() -> int:
-    """Stored replies not processed yet (a crash, a lost task): processed now."""
-    from bymail.process import inbound_sweep
+    """Stored replies not processed yet (a crash, a lost task): processed now.
 
-    return inbound_sweep()
+    Then the raw bytes of replies processed over MAIL_IN_KEEP_RAW_DAYS ago are emptied.
+    """
+    from bymail.process import inbound_purge_raw, inbound_sweep
+
+    done = inbound_sweep()
+    inbound_purge_raw()
+    return done
 
 
 @shared_task(name="bymail.imap_fetch", ignore_result=True)

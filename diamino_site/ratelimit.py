@@ -102,6 +102,11 @@ def take_all(charges: Iterable[Charge]) -> None:
             raise RateLimited(limit, who, retry_after=math.ceil((window + 1) * limit.seconds - now))
 
 
+def give_back(limit: Limit, *who: object, cost: int = 1) -> None:
+    """Undo a ``take`` whose action did not happen after all (its transaction rolled back)."""
+    _give_back(_key(limit, who, int(time.time() // limit.seconds)), cost)
+
+
 def _give_back(key: str, cost: int) -> None:
     with contextlib.suppress(ValueError):  # the window ended meanwhile: nothing to give back
         cache.decr(key, cost)

@@ -324,6 +324,11 @@ MAIL_IN_PORT = env_int("MAIL_IN_PORT", 2525, minimum=1, maximum=65535)
 # A hosted mailbox to fetch replies from instead: imaps://user:password@host:993/INBOX.
 MAIL_IN_IMAP_URL = env_url("MAIL_IN_IMAP_URL", None, schemes=("imap", "imaps"))
 MAIL_IN_IMAP_SECONDS = env_int("MAIL_IN_IMAP_SECONDS", 60, minimum=5)
+# Whether this site receives the replies at all: on, the turn emails carry the
+# seat's Reply-To and how to answer, and the settings offer "play by email".
+# Default: on only when MAIL_IN_DOMAIN or MAIL_IN_IMAP_URL is set (a site that
+# says where its mail comes in); locally, `MAIL_IN_ENABLED=1 make run` with `make mail-in`.
+MAIL_IN_ENABLED = env_bool("MAIL_IN_ENABLED", bool(MAIL_IN_DOMAIN or MAIL_IN_IMAP_URL))
 # A reply larger than this, or with more MIME parts, is refused with the reason;
 # the SMTP server itself refuses anything over four times the size (552).
 MAIL_IN_MAX_BYTES = env_int("MAIL_IN_MAX_BYTES", 256 * 1024, minimum=1024)
@@ -336,6 +341,9 @@ MAIL_IN_RATE_SECONDS = env_int("MAIL_IN_RATE_SECONDS", 3600, minimum=1)
 MAIL_IN_AUTHSERV_ID = env_str("MAIL_IN_AUTHSERV_ID", "")
 # Stored replies not processed after this many seconds are processed by the sweep.
 MAIL_IN_SWEEP_AFTER = env_int("MAIL_IN_SWEEP_AFTER", 60, minimum=0)
+# A processed reply's raw bytes are emptied this many days after (by the sweep);
+# the row (Message-ID, what it did) stays.
+MAIL_IN_KEEP_RAW_DAYS = env_int("MAIL_IN_KEEP_RAW_DAYS", 30, minimum=1)
 CELERY_BEAT_SCHEDULE["bymail-sweep"] = {
     "task": "bymail.sweep",
     "schedule": 60.0,

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
+from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -88,11 +89,12 @@ def playable(game: Game, user: User) -> dict[str, Any]:
 
     ``position_text`` (``email_board.text_position``, with the player's hand),
     ``reply_to`` (the seat's reply address at ``game.move_count``, or the no-reply
-    address when the player does not play by email), ``answer_lines`` (how to
+    address when the player does not play by email, or the site receives no mail:
+    ``MAIL_IN_ENABLED``), ``answer_lines`` (how to
     answer; empty then) and ``play_by_email``. Call it in the recipient's language.
     """
     seat = next((s for s in game.seat_list() if s.player_id == user.pk), None)
-    by_email = bool(user.play_by_email) and seat is not None
+    by_email = settings.MAIL_IN_ENABLED and bool(user.play_by_email) and seat is not None
     view = selectors.game_view(game, user if seat is not None else None)
     address = reply_address(seat, game.move_count) if by_email and seat else noreply_address()
     return {

@@ -28,7 +28,7 @@ from rules.player_view import PlayerView
 from rules.squares import parse_square
 from rules.state import Exchange, Move, Pass, Place, Resign
 
-__all__ = ["ReplyNotationError", "parse_reply", "parse_reply_line"]
+__all__ = ["ReplyNotationError", "parse_reply", "parse_reply_line", "parse_reply_read"]
 
 
 class ReplyNotationError(ValueError):
@@ -115,25 +115,54 @@ class _Letter:
 def parse_reply(text: str, view: PlayerView) -> Move:
     """The move of a reply's text, for ``view.viewer``: the first line that reads as one.
 
-    Lines that are not a move (a greeting, a thank-you) are skipped. A line that
-    looks like a move but cannot be played as written (a square off the board,
-    a letter in parentheses that is not there) stops the reading: its error is
-    raised, rather than a later line being played. ReplyNotationError, with
-    French and English messages, when no line is a move.
+    Lines that are not a move (a greeting, a thank-you) are skipped, and so is
+    a placement whose new tiles the hand cannot supply (``A2 bientôt`` with no
+    B, I, E… in hand: words, not a move) when a later line is a move; with none,
+    that placement is the move (the engine then says what the hand lacks). A
+    line that looks like a move but cannot be played as written (a square off
+    the board, a letter in parentheses that is not there) stops the reading:
+    its error is raised, rather than a later line being played.
+    ReplyNotationError, with French and English messages, when no line is a move.
     Red-devil returns may stand on the line after a placement.
     """
-    lines = [_fold(line) for line in text.splitlines()]
-    lines = [line for line in lines if line]
-    for number, line in enumerate(lines):
-        following = lines[number + 1] if number + 1 < len(lines) else ""
+    return parse_reply_read(text, view)[0]
+
+
+def parse_reply_read(text: str, view: PlayerView) -> tuple[Move, str]:
+    """``parse_reply``'s move and the line it was read from, as written (with the
+    next line when the returns stood there), for the answer to echo."""
+    written = [" ".join(line.split()) for line in text.splitlines()]
+    pairs = [(_fold(line), line) for line in written if _fold(line)]
+    fallback: tuple[Move, str] | None = None
+    for number, (line, original) in enumerate(pairs):
+        following = pairs[number + 1][0] if number + 1 < len(pairs) else ""
         move = parse_reply_line(line, view, following=following)
-        if move is not None:
-            return move
+        if move is None:
+            continue
+        read = original
+        if isinstance(move, Place) and move.returns and following:
+            alone = parse_reply_line(line, view)
+            if isinstance(alone, Place) and not alone.returns:
+                read = f"{original} / {pairs[number + 1][1]}"
+        if isinstance(move, Place) and not _hand_supplies(move, view):
+            fallback = fallback or (move, read)
+            continue
+        return move, read
+    if fallback is not None:
+        return fallback
     raise ReplyNotationError(
         "no-move",
         "Aucun coup trouvé dans votre réponse. " + HOW_FR,
         "No move found in your reply. " + HOW_EN,
     )
+
+
+def _hand_supplies(move: Place, view: PlayerView) -> bool:
+    """Whether the hand holds every new tile of ``move`` (a diable for each small letter)."""
+    assert view.hand is not None
+    needed = Counter(DIABLE if letter.islower() else letter for _, letter in move.tiles)
+    held = Counter(view.hand)
+    return all(held[tile] >= count for tile, count in needed.items())
 
 
 def parse_reply_line(line: str, view: PlayerView, *, following: str = "") -> Move | None:
@@ -227,6 +256,30 @@ def _returns(text: str, view: PlayerView) -> str | None:
     return None
 
 
+def _starts_returns(text: str) -> bool:
+    """Whether ``text`` begins with a returns keyword followed by something (``rends Q``)."""
+    folded = text.lower()
+    return any(folded.startswith(word + " ") for word in _RETURN)
+
+
+# A tile named on the line after a placement: a letter, a diable, a hand slot.
+_SHORT_TILE = re.compile(r"[A-Za-z?*]|[0-9]{1,2}")
+
+
+def _returns_line(text: str, view: PlayerView) -> str:
+    """The returns of the line after a placement, "" unless it is nothing but a
+    returns clause naming short tiles (``rends Q``, ``return 3 ?``): a sentence
+    such as "Rend visite à Paul demain" is not one."""
+    folded = text.lower()
+    for word in sorted(_RETURN, key=len, reverse=True):
+        if folded.startswith(word + " "):
+            items = [i for i in re.split(r"[\s,;+/-]+", text[len(word) :].strip(" .,;:!")) if i]
+            if items and all(_SHORT_TILE.fullmatch(i) or i.lower() in _DIABLE_WORDS for i in items):
+                return _tiles(text[len(word) :], view, "returns")
+            return ""
+    return ""
+
+
 def _placement(line: str, view: PlayerView, following: str) -> Move | None:
     assert view.config is not None and view.hand is not None and view.viewer is not None
     line = line.rstrip(" .,;:!")
@@ -252,7 +305,12 @@ def _placement(line: str, view: PlayerView, following: str) -> Move | None:
     rest = tokens[1:]
     if match.group(3):
         across = match.group(3).lower() == "h"
-    elif rest and rest[0].lower() in _ACROSS | _DOWN and len(rest) > 1:
+    elif (
+        len(rest) > 1
+        and rest[0].lower() in _ACROSS | _DOWN
+        and _WORD.fullmatch(rest[1].rstrip(",;:"))
+        and not _starts_returns(" ".join(rest[1:]))
+    ):  # "H8 bas CHAT" is down; "H8 BAS rends Q" is the word BAS
         across = rest[0].lower() in _ACROSS
         rest = rest[1:]
     if rest:
@@ -286,7 +344,7 @@ def _placement(line: str, view: PlayerView, following: str) -> Move | None:
             )
         returns = found
     elif following:
-        returns = _returns(following.strip(" .,;:!"), view) or ""
+        returns = _returns_line(following.strip(" .,;:!"), view)
     tiles = _new_tiles(square, across, word, view)
     return Place(view.viewer, tiles, returns=returns)
 

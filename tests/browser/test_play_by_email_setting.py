@@ -10,7 +10,8 @@ from tests.factories import make_player
 pytestmark = pytest.mark.browser
 
 
-def test_a_player_turns_playing_by_email_off_then_on(browse, transactional_db) -> None:
+def test_a_player_turns_playing_by_email_off_then_on(browse, transactional_db, settings) -> None:
+    settings.MAIL_IN_ENABLED = True  # a site that receives the replies
     player = make_player("odile", language="fr")
     page = browse(player)
     page.goto("/compte/")

@@ -35,6 +35,7 @@ DOMAIN = "play.example.org"
 @pytest.fixture(autouse=True)
 def mail_in_settings(settings) -> None:
     settings.MAIL_IN_DOMAIN = DOMAIN
+    settings.MAIL_IN_ENABLED = True
     settings.MAIL_IN_SWEEP_AFTER = 0
 
 

@@ -89,7 +89,7 @@ def test_a_message_whose_processing_keeps_failing_is_set_aside_after_its_attempt
         message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
     )
 
-    def broken(row):
+    def broken(row, *rest):
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(process, "_decide", broken)
@@ -152,11 +152,21 @@ def test_two_workers_processing_one_message_at_once_play_it_once(game):
         # Written by the sender under another server's name: not looked at.
         (["mx.elsewhere.example; dmarc=pass header.from=example.com"], False),
         ([], False),
+        # Our server's real verdict on top, a forged pass with our id written below it.
+        (
+            [
+                "mx.play.example.org; dmarc=fail header.from=example.com",
+                "mx.play.example.org; dmarc=pass header.from=example.com",
+            ],
+            False,
+        ),
+        # A pass for another domain than the From's.
+        (["mx.play.example.org; dmarc=pass header.from=attacker.example"], False),
     ],
-    ids=["pass", "fail", "foreign-header", "none"],
+    ids=["pass", "fail", "foreign-header", "none", "forged-below-ours", "other-domain"],
 )
 def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
-    game, settings, results, played
+    game, players, settings, results, played
 ):
     settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
     message = reply("H8 CHAT", to=address_of(game, 0))
@@ -168,5 +178,145 @@ def test_with_an_authserv_id_set_a_from_that_failed_dmarc_is_dropped(
     state = inbound_process(row.pk)
     assert state == (State.PLAYED if played else State.DROPPED)
     assert Game.objects.get(pk=game.pk).move_count == (1 if played else 0)
-    if not played:
-        assert mail.outbox == []
+    if not played:  # the player is told, at the account's address
+        assert [m.to for m in mail.outbox] == [[players[0].email]]
+        assert "the DMARC check failed" in mail.outbox[0].body
+
+
+def test_a_reply_that_failed_dmarc_is_answered_at_the_accounts_address_once_per_window(
+    game, players, settings
+):
+    from allauth.account.models import EmailAddress
+
+    settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
+    EmailAddress.objects.create(
+        user=players[0], email="alice@work.example", verified=True, primary=False
+    )
+    for _ in range(2):
+        message = reply("H8 CHAT", to=address_of(game, 0), sender="alice@work.example")
+        message["Authentication-Results"] = (
+            "mx.play.example.org; dmarc=fail header.from=work.example"
+        )
+        row, _ = message_store(
+            message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+        )
+        assert inbound_process(row.pk) == State.DROPPED
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    assert [m.to for m in mail.outbox] == [[players[0].email]]  # never the From, once
+
+
+def test_a_deactivated_player_cannot_play_by_email(game, players):
+    alice = players[0]
+    alice.is_active = False  # the site's block
+    alice.save(update_fields=["is_active"])
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.DROPPED
+    assert Game.objects.get(pk=game.pk).move_count == 0
+    assert mail.outbox == []
+
+
+def _to_noreply(**kwargs) -> InboundMessage:
+    from bymail.tokens import noreply_address
+
+    message = reply("H8 CHAT", to=noreply_address(), **kwargs)
+    row, _ = message_store(message.as_bytes(), via="smtp", recipient=noreply_address(), queue=False)
+    inbound_process(row.pk)
+    row.refresh_from_db()
+    return row
+
+
+def test_a_forged_from_to_the_no_reply_address_gets_no_instructions(game, settings):
+    settings.MAIL_IN_AUTHSERV_ID = "mx.play.example.org"
+    row = _to_noreply(
+        headers={
+            "Authentication-Results": "mx.play.example.org; dmarc=fail header.from=example.com"
+        }
+    )
+    assert row.state == State.DROPPED
+    assert mail.outbox == []
+
+
+def test_the_no_reply_address_answers_a_player_once_per_window(game):
+    first, second = _to_noreply(), _to_noreply()
+    assert (first.state, first.answered) == (State.REFUSED, True)
+    assert (second.state, second.answered) == (State.REFUSED, False)
+    assert len(answers_to("alice@example.com")) == 1
+
+
+def test_a_forged_token_reaching_the_processing_is_dropped_unanswered(game):
+    # Over IMAP there is no RCPT to refuse it at: the processing drops it.
+    local, domain = address_of(game, 0).split("@")
+    forged = local[:-1] + ("a" if local[-1] != "a" else "b") + "@" + domain
+    message = reply("H8 CHAT", to=forged)
+    row, _ = message_store(message.as_bytes(), via="imap", recipient=forged, queue=False)
+    assert inbound_process(row.pk) == State.DROPPED
+    row.refresh_from_db()
+    assert "forged" in row.reason
+    assert mail.outbox == []
+
+
+def test_the_sweep_empties_the_raw_bytes_of_old_processed_replies_and_keeps_the_row(game, settings):
+    import time_machine
+    from django.utils import timezone
+
+    settings.MAIL_IN_KEEP_RAW_DAYS = 30
+    old = reply("H8 CHAT", to=address_of(game, 0))
+    old_row, _ = message_store(
+        old.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    inbound_process(old_row.pk)
+    pending = reply("H8 CHAT", to=address_of(game, 0), subject="Re: waiting")
+    waiting, _ = message_store(
+        pending.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    with time_machine.travel(timezone.now() + timezone.timedelta(days=31)):
+        settings.MAIL_IN_SWEEP_AFTER = 10**9  # leave the unprocessed one alone
+        sweep_inbound.delay().get()
+    old_row.refresh_from_db()
+    waiting.refresh_from_db()
+    assert bytes(old_row.raw) == b""
+    assert old_row.state == State.PLAYED and old_row.message_id == str(old["Message-ID"])
+    assert bytes(waiting.raw) == pending.as_bytes()  # not processed yet: kept
+    again, new = message_store(old.as_bytes(), via="smtp", recipient=address_of(game, 0))
+    assert not new and again.pk == old_row.pk  # still deduplicated
+
+
+def test_a_processing_that_fails_gives_back_the_rate_limit_it_took(game, settings, monkeypatch):
+    from bymail import process
+
+    settings.MAIL_IN_RATE_COUNT = 1
+    calls = []
+    submit = process.services.move_submit
+
+    def failing_once(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise RuntimeError("the database went away")
+        return submit(**kwargs)
+
+    monkeypatch.setattr(process.services, "move_submit", failing_once)
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    with pytest.raises(RuntimeError):
+        inbound_process(row.pk)
+    assert inbound_process(row.pk) == State.PLAYED  # the retry is not "too many replies"
+    assert Game.objects.get(pk=game.pk).move_count == 1
+
+
+def test_the_answer_echoes_the_line_read_not_the_whole_reply(game):
+    body = "Hello Bob,\n\nmy move:\nH8 CHAT\n\nSee you soon, and thanks for the game!"
+    message = reply(body, to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.PLAYED
+    row.refresh_from_db()
+    assert row.move_text == "H8 CHAT"
+    (answer,) = answers_to("alice@example.com")
+    assert "Your move was played: H8 CHAT\n" in answer.body
+    assert "Hello Bob" not in answer.body and "thanks for the game" not in answer.body

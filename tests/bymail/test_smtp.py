@@ -181,15 +181,20 @@ def test_a_reply_from_another_address_is_dropped_and_nobody_is_answered(game):
     assert mail.outbox == []
 
 
-def test_a_forged_token_is_dropped_and_nobody_is_answered(game):
+@pytest.mark.parametrize("kind", ["edited-token", "anything"])
+def test_a_forged_token_is_refused_at_rcpt_and_nobody_is_answered(game, kind):
     genuine = address_of(game, 0)
     local, domain = genuine.split("@")
-    forged = local[:-1] + ("a" if local[-1] != "a" else "b") + "@" + domain
+    forged = {
+        "edited-token": local[:-1] + ("a" if local[-1] != "a" else "b") + "@" + domain,
+        "anything": f"reply+whatever@{domain}",
+    }[kind]
     message = reply("H8 CHAT", to=forged)
-    send(message)
-    row = processed(message)
-    assert (row.state, row.answered) == (State.DROPPED, False)
-    assert "forged" in row.reason
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        send(message)
+    assert refused.value.recipients[forged][0] == 550
+    drain()
+    assert InboundMessage.objects.count() == 0
     assert Game.objects.get(pk=game.pk).move_count == 0
     assert mail.outbox == []
 

@@ -40,6 +40,7 @@ ANSWER = "To play, answer this email with your move on the first line"
 @pytest.fixture(autouse=True)
 def domain(settings):
     settings.MAIL_IN_DOMAIN = "play.example.org"
+    settings.MAIL_IN_ENABLED = True
 
 
 def charnues_played(players) -> Game:
@@ -185,6 +186,27 @@ def test_playing_by_email_turned_off_replies_to_noreply_without_answer_lines(
     reminder = render(Notification.Kind.REMINDER, game, recipient)
     assert reply_to(reminder) == noreply_address()
     assert ANSWER not in reminder.body
+
+
+def test_a_site_that_receives_no_mail_never_asks_for_a_reply(
+    alice, bob, committed, mailoutbox, settings
+) -> None:
+    settings.MAIL_IN_ENABLED = False  # no MAIL_IN_DOMAIN nor IMAP mailbox: nothing comes in
+    game = new_game([alice, bob], hands=HANDS)
+    recipient = seat_at(game, 1).player
+    assert recipient.play_by_email  # the account's default, on
+    with time_machine.travel(T0, tick=False), committed():
+        play_charnues(game)
+    message = mailoutbox[0]
+    assert reply_to(message) == noreply_address()
+    assert "Your hand (12 tiles" in message.body, "the position is still shown"
+    assert ANSWER not in message.body
+    assert "mailto:" not in html_of(message)
+    client = Client()
+    client.force_login(recipient)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert 'name="play_by_email"' not in page
+    assert "Play by answering the turn emails" not in page
 
 
 def test_the_french_position_reads_french(alice, bob) -> None:

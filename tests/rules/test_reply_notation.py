@@ -265,3 +265,39 @@ def test_the_parser_is_pure_python():
         for alias in node.names
     }
     assert imported <= {"__future__", "re", "unicodedata", "collections", "dataclasses", "rules"}
+
+
+CHAT = ("H8C", "I8H", "J8A", "K8T")
+
+
+def test_a_sentence_on_the_next_line_is_not_read_as_returns(fresh):
+    text = "H8 CHAT\nRend visite à Paul demain"
+    assert parse_reply(text, fresh) == Place(0, tiles(*CHAT))
+    # A line that is nothing but a returns clause still counts.
+    assert parse_reply("H8 CHAT\nrends Q ?", fresh) == Place(0, tiles(*CHAT), returns="Q?")
+    assert parse_reply("H8 CHAT\nrends 8", fresh) == Place(0, tiles(*CHAT), returns="Q")
+
+
+def test_a_placement_the_hand_cannot_supply_is_passed_over_for_a_later_move(fresh):
+    # "A2 bientot" reads as a placement, but the hand (CHATSE?Q) has no B, I, N, O.
+    assert parse_reply("Bonjour\nA2 bientot\nH8 CHAT", fresh) == Place(0, tiles(*CHAT))
+    # With no later move it is still the move: the engine says what the hand lacks.
+    assert parse_reply("A2 bientot", fresh).tiles[0][0] == "A2"
+
+
+def test_a_direction_word_followed_by_returns_is_the_word_itself():
+    hand = seen(start("sans-marque", ("BASQ", "ETAROIS")))
+    assert parse_reply("H8 BAS rends Q", hand) == Place(0, tiles("H8B", "I8A", "J8S"), returns="Q")
+    assert parse_reply("H8 bas CHAT", seen(start("sans-marque", ("CHATSE?Q", "E")))) == Place(
+        0, tiles("H8C", "H9H", "H10A", "H11T")
+    )
+
+
+def test_the_line_read_is_given_back_as_written(fresh):
+    from rules.reply_notation import parse_reply_read
+
+    assert (
+        parse_reply_read("Bonjour Paul,\n\nH8   CHÂT\nMerci !\n> old text", fresh)[1] == "H8 CHÂT"
+    )
+    assert parse_reply_read("H8 CHAT\nrends Q", fresh)[1] == "H8 CHAT / rends Q"
+    assert parse_reply_read("H8 CHAT rends Q", fresh)[1] == "H8 CHAT rends Q"

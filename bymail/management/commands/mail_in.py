@@ -6,6 +6,7 @@ import signal
 import threading
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from bymail.tokens import mail_in_domain
@@ -52,6 +53,11 @@ class Command(BaseCommand):
             f"mail-in: SMTP on {server.hostname}:{server.port} for reply+…@"
             f"{mail_in_domain()}; Ctrl-C to stop",
         )
+        if not settings.MAIL_IN_ENABLED:
+            self.stdout.write(
+                "mail-in: MAIL_IN_ENABLED is off, so the turn emails ask for no reply; "
+                "set MAIL_IN_ENABLED=1 for the site (README, play by email)"
+            )
         self.stdout.flush()
         try:
             stop.wait()
