@@ -23,7 +23,8 @@ from django.utils.functional import SimpleLazyObject
 import rules
 from accounts.models import User
 from games import bridge, clock, page_cache, policies, reasons
-from games.models import Game, Invitation, Seat
+from games.compiled import CompiledQuery
+from games.models import ChatMessage, Game, Invitation, Seat
 from games.presenters import (
     AnalysisView,
     DrawRound,
@@ -350,6 +351,30 @@ def replay_steps(
 
 
 # --- lists -----------------------------------------------------------------------
+
+
+# The game page's reads, their SQL made once per process (games/compiled.py).
+_GAME = CompiledQuery(lambda pk: Game.objects.filter(pk=pk).order_by()[:2], int)
+_CHAT = CompiledQuery(
+    lambda game_id: (
+        ChatMessage.objects.filter(game_id=game_id)
+        .select_related("author")
+        .order_by("-pk")[:CHAT_SHOWN]
+    ),
+    int,
+)
+CHAT_SHOWN = 50  # the game page shows the last 50 messages
+
+
+def game_or_none(pk: int) -> Game | None:
+    """``Game.objects.filter(pk=pk).first()``, the SQL made once per process."""
+    found = _GAME.list(pk)
+    return found[0] if found else None
+
+
+def chat_messages(game: Game) -> list[ChatMessage]:
+    """The game's last ``CHAT_SHOWN`` chat messages with their authors, oldest first."""
+    return _CHAT.list(game.pk)[::-1]
 
 
 def table_visible_to(game: Game, viewer: Any) -> bool:
