@@ -28,6 +28,7 @@ from typing import Any, Generic, TypeVar
 from django.db import connections, models
 from django.db.models.query import ValuesListIterable, get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M")
 
@@ -60,6 +61,7 @@ class _Plan:
     compiler: SQLCompiler
     converters: Any
     rows_only: bool  # values_list(): the rows themselves
+    for_update: bool  # select_for_update(): only inside a transaction, as the ORM insists
     init_list: tuple[str, ...]
     start: int
     end: int
@@ -119,6 +121,7 @@ class CompiledQuery(Generic[M]):
             compiler=compiler,
             converters=compiler.get_converters([column for column, _sql, _alias in select]),
             rows_only=rows_only,
+            for_update=queryset.query.select_for_update,
             init_list=init_list,
             start=start,
             end=end,
@@ -133,6 +136,10 @@ class CompiledQuery(Generic[M]):
             raise TypeError(f"expected {len(self._kinds)} arguments, got {len(arguments)}")
         plan = self._plan(using)
         connection = connections[using]
+        if plan.for_update and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         params = list(plan.params)
         for slot, kind, value in zip(plan.slots, self._kinds, arguments, strict=True):
             params[slot] = _adapt(connection, kind, value)
