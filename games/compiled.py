@@ -38,7 +38,10 @@ MAX_ARGUMENTS = 16
 def _placeholder(kind: type, k: int) -> Any:
     """The ``k``-th argument's placeholder: a value no real query meets."""
     if kind is int:
-        return 987_654_321_000 + k
+        # Within a small integer field's range: the ORM drops a comparison with a
+        # value out of the field's range (a move's ``number__lte``), and then the
+        # placeholder is not found and the query refused.
+        return 30_011 + k
     if kind is datetime:
         return datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC) + timedelta(seconds=k)
     raise TypeError(f"a compiled query takes ints and datetimes, not {kind.__name__}")

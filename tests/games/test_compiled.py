@@ -16,10 +16,11 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+import rules
 from accounts.models import Vacation
-from games import clock, selectors
+from games import clock, selectors, services
 from games.compiled import CompiledQuery
-from games.models import ChatMessage, Game, Seat
+from games.models import ChatMessage, Game, Move, Seat
 from games.services import kernel
 from tests.games.conftest import start_game
 
@@ -152,3 +153,38 @@ def test_a_query_the_compiled_form_cannot_keep_is_refused(games) -> None:
         CompiledQuery(lambda pk: Game.objects.filter(pk=pk).values("pk"), int).list(1)
     with pytest.raises(ValueError):  # the id is not a parameter of the SQL
         CompiledQuery(lambda pk: Game.objects.all(), int).list(1)
+
+
+def test_the_move_rows_are_the_games_own_up_to_the_version_asked(games) -> None:
+    first, second = games
+    for game, count in ((first, 1), (second, 2)):  # never every player: no blocked end
+        for _ in range(count):
+            game.refresh_from_db()
+            seat = next(s for s in game.seat_list() if s.pk == game.to_move_id)
+            services.move_submit(
+                game_id=game.pk,
+                player=seat.player,
+                version=game.move_count,
+                move=rules.Pass(seat.position),
+            )
+    columns = (
+        "number",
+        "seat_id",
+        "kind",
+        "notation",
+        "words",
+        "points",
+        "created_at",
+        "analysis",
+        "record",
+    )
+    for game in (first, second, first):
+        game.refresh_from_db()
+        for up_to in (game.move_count, 1, 0):
+            orm = list(
+                Move.objects.filter(game=game, number__lte=up_to)
+                .order_by("number")
+                .values_list(*columns)
+            )
+            assert selectors._MOVE_ROWS.list(game.pk, up_to) == orm
+            assert len(orm) == min(up_to, game.move_count)
