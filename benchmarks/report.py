@@ -223,9 +223,9 @@ with the load:
 
 **Why the targets are still not met.** The ratios divide by the signed-in
 bare view's CPU, which moves with the machine's load far more than the page
-does: 1.1–1.5 ms under gunicorn on a quiet machine, 2.2–2.7 ms at a load of
+does: 1.1–1.5 ms under gunicorn on a quiet machine, 2.2–3.1 ms at a load of
 4 to 12. On a quiet machine 3× asks the game page for about 3.5–4.5 ms of
-server CPU, and it takes 4.6–6.4 (in-process 3.7–4 ms, against the bare
+server CPU, and it takes 4.6–6.9 (in-process 3.7–4.2 ms, against the bare
 view's 0.78): about 2.2 ms of it is the template for what differs per viewer
 (the seats with deadlines and forms, the hand, the move form, the header with
 the user's menu; no single part above 0.3 ms), five queries about 0.5 ms,
