@@ -160,24 +160,84 @@ the next on this machine, so the ratios move more than the page's CPU does,
 which is the steadier figure: 14% less. The submission's p95 follows the
 machine's load (7 to 12 here) far more than the code.
 
-Why the 3× is still not met. What is left of the page, in-process (about
-5.6 ms against the signed-in bare view's 0.8): the game's row 0.3 ms, the seats
-with their players 0.6 ms, the vacations 0.3 ms, the chat 0.4 ms read (and its
-form drawn), building the per-viewer view 0.5 ms, two cache reads 0.26 ms,
-and about 2 ms of template for what differs per viewer (the hand, the move
-form, the seats with their deadline, vacation and give-a-day form, the header
-with the user's menu). For 3× the page would have to cost about 2.4 ms
-in-process: less than its four queries and its per-viewer template together.
-Getting there needs the seats, the vacations and the chat served from the cache
-too, which change without a move (a hint asked, a day given, a vacation booked,
-a message posted, a player renamed) and so need invalidation from
-`accounts/` and `games/services/` alike, with the per-process fallback (while
-Redis is away) unable to see another process's invalidation; or a page cached
-per viewer. Neither was done. The move submission is about half the answer
-(the mover's new game area, which draws and caches the new version's board and
-reads and caches its moves, so that the other players' next reads find them)
-and half the move itself: ten statements with two players, and the
-notification queued on the broker (about 1 ms).
+What h1's round left (in-process, about 5.6 ms against the signed-in bare
+view's 0.8): the game's row 0.3 ms, the seats with their players 0.6 ms, the
+vacations 0.3 ms, the chat 0.4 ms, building the per-viewer view 0.5 ms, two
+cache reads 0.26 ms, and about 2 ms of template for what differs per viewer.
+
+**Second round: the ORM's own work, and Redis's client.** Profiled again
+(cProfile on the in-process request, and a timer on every template node),
+2026-12-01 14:47–15:00 on this benchmark's seed, load below 2:
+
+- **Each read built its SQL again.** The seats with their players cost
+  0.65 ms of Django's CPU through `prefetch_related`, of which the round trip
+  and the instances were 0.12 ms (the same SQL sent by hand): the rest is the
+  ORM compiling the query anew on every request. `games/compiled.py`
+  (`CompiledQuery`) asks the ORM once per process and database for a
+  queryset's SQL, parameters, column converters and the way its rows become
+  instances (the steps of Django's own `ModelIterable`), then only puts the
+  new ids (and datetimes) in and runs it through Django's cursor. Used for the
+  game's row (and the move's locked row, `FOR UPDATE`), `Game.seat_list()`,
+  `clock.vacations_of`, the chat and the moves' rows. It keeps SQL, never
+  data: the page cache's guarantees are untouched (`tests/games/test_compiled.py`
+  runs each query for two games, players or moments in turn against the
+  queryset's answer). The seats went from 0.65 to 0.17 ms, the vacations
+  from 0.35 to 0.07 ms, the game's row from 0.29 to about 0.1 ms.
+- **A new redis-py client per cache operation.** Django's `RedisCache`
+  builds a `redis.Redis` for every get and set, whose constructor fills a
+  table of some 170 callbacks: 0.13 ms a read. `diamino_site/cache.py` keeps
+  one client per pool: 0.05 ms a read (the page makes three, the bare view one).
+- **Static parts of the controls** (the hand's tools, the typing direction,
+  the exchange panel, the pass and resign boxes, the keyboard hint) and the
+  board's legend are rendered once per language (`{% fixed_fragment %}`); the
+  100 pages of the bench players in both runs were the same byte for byte.
+
+In-process (`thread_time`, medians of 300 requests, the same database, one
+step after the other): the game page went from 5.56–5.81 to 3.72–3.85 ms of
+Django's CPU, the signed-in bare view staying at 0.77–0.78 ms.
+Tried and not kept: the vacations folded into the seats' query as an
+`Exists` annotation (one query less, but the ORM spent as long on the
+annotation as the query had cost: 1.25 against 1.27 ms).
+
+Under load: the site part at half length, h1's branch (h1-perf, 656676c) and
+this one alternately, twice each, 2026-12-01 15:04–15:10 UTC, each with its
+own benchmark code; the load average rose from 1.6 to 9.5 across the four runs
+(other work on the 2 cores), and each run met a higher one than the run
+before it, which is why the submission's p95 reads worse after: it follows
+the load, not the code. The game page's CPU per request went down by a
+fifth to a quarter, the move's by a tenth to a quarter. In the busiest run
+both ratios were under their targets, because the bare view's own CPU rose
+with the load:
+
+| Figure | Before (run 1 / run 2) | After (run 1 / run 2) |
+|---|---:|---:|
+| Game page: server CPU per request, gunicorn + PostgreSQL (ms) | 8.48 / 10.8 | 6.79 / 8.21 |
+| Game page: Django's CPU per request, in-process (ms) | 5.67 / 5.35 | 3.65 / 4.53 |
+| Signed-in bare view: server CPU per request (ms) | 1.87 / 2.23 | 2.20 / 3.12 |
+| Game page against the signed-in bare view, by CPU | 4.5× / 4.8× | 3.1× / 2.6× |
+| Move submission: server CPU per move (ms) | 16.0 / 23.3 | 14.2 / 16.9 |
+| Move submission: Django's CPU per request, in-process (ms) | 9.94 / 9.36 | 8.18 / 10.1 |
+| Move submission against the signed-in bare view, by CPU | 8.6× / 10.5× | 6.4× / 5.4× |
+| Move submission: p95 while 50 players play (ms) | 65 / 631 | 464 / 475 |
+| Load average (1 min) at the run's start | 1.6 / 6.0 | 3.6 / 9.5 |
+
+**Why the targets are still not met.** The ratios divide by the signed-in
+bare view's CPU, which moves with the machine's load far more than the page
+does: 1.1–1.5 ms under gunicorn on a quiet machine, 2.2–3.1 ms at a load of
+4 to 12. On a quiet machine 3× asks the game page for about 3.5–4.5 ms of
+server CPU, and it takes 4.6–6.9 (in-process 3.7–4.2 ms, against the bare
+view's 0.78): about 2.2 ms of it is the template for what differs per viewer
+(the seats with deadlines and forms, the hand, the move form, the header with
+the user's menu; no single part above 0.3 ms), five queries about 0.5 ms,
+the session and user as for the bare view. The move is 8–10 ms
+in-process and 12–17 ms under gunicorn (PostgreSQL 1.3–1.6 of it): half
+is its answer, of which drawing the new version's board for the cache is a
+fifth, and half the move itself (ten statements with two players, the
+notification's row, the task published to the broker). What is left to try:
+the per-viewer parts written in Python like the board (the seats, the hand
+section), a chat version on `Game` (a migration) so that a game without new
+messages skips the chat's read, and the board of a new version drawn from
+the previous one's squares.
 """
 
 

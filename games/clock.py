@@ -37,13 +37,17 @@ deadlocked here: ``tests/games/test_concurrency.py``).
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import Vacation
+from games.compiled import MAX_ARGUMENTS, CompiledQuery
 from games.models import Game, Seat
 
 DAY = timedelta(days=1)
@@ -101,12 +105,29 @@ def vacations_of(player_ids: Iterable[int | None], since: datetime) -> dict[int,
     found: dict[int, list[Interval]] = defaultdict(list)
     if not ids:
         return found
-    rows = Vacation.objects.filter(user_id__in=ids, ends_at__gt=since).values_list(
-        "user_id", "starts_at", "ends_at"
-    )
+    if len(ids) < MAX_ARGUMENTS:  # a game's seats: the SQL made once (games/compiled.py)
+        rows: Iterable[tuple[int, datetime, datetime]] = _vacations_query(len(ids)).list(
+            *sorted(ids), since
+        )
+    else:  # the deadline sweep's many players
+        rows = _vacations_build(*ids, since)
     for user_id, starts_at, ends_at in rows:
         found[user_id].append((starts_at, ends_at))
     return found
+
+
+@functools.cache
+def _vacations_query(count: int) -> CompiledQuery[tuple[int, datetime, datetime]]:
+    """``vacations_of``'s query for ``count`` players, its SQL made once (games/compiled.py)."""
+
+    return CompiledQuery(_vacations_build, *([int] * count), datetime)
+
+
+def _vacations_build(*arguments: Any) -> QuerySet[Any]:
+    *ids, since = arguments
+    return Vacation.objects.filter(user_id__in=ids, ends_at__gt=since).values_list(
+        "user_id", "starts_at", "ends_at"
+    )
 
 
 def on_vacation_until(vacations: Sequence[Interval], at: datetime | None = None) -> datetime | None:

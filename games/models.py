@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from games.compiled import CompiledQuery
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -134,9 +135,19 @@ class Game(models.Model):
         read the game again rather than this instance's seats; and a ``seats``
         prefetch already on the instance is kept as it is.
         """
-        in_order = Seat.objects.select_related("player").order_by("position", "joined_at", "pk")
-        prefetch_related_objects([self], Prefetch("seats", queryset=in_order))
-        return list(self.seats.all())
+        cached = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+        if cached is not None:
+            return list(cached)
+        seats = _SEATS_IN_ORDER.list(self.pk, using=self._state.db or "default")
+        game_field = Seat._meta.get_field("game")
+        for seat in seats:
+            game_field.set_cached_value(seat, self)
+        # As prefetch_related("seats") leaves it: self.seats.all() reads this list.
+        queryset = self.seats.all()
+        queryset._result_cache = seats
+        queryset._prefetch_done = True  # type: ignore[attr-defined]  # as prefetch_related leaves it
+        self.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = queryset
+        return list(seats)
 
 
 class Seat(models.Model):
@@ -252,6 +263,17 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.invitee} → {self.game_id}"
+
+
+# Game.seat_list()'s query, its SQL made once per process (games/compiled.py).
+_SEATS_IN_ORDER: CompiledQuery[Seat] = CompiledQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id)
+        .select_related("player")
+        .order_by("position", "joined_at", "pk")
+    ),
+    int,
+)
 
 
 class ChatMessage(models.Model):

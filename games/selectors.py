@@ -23,7 +23,8 @@ from django.utils.functional import SimpleLazyObject
 import rules
 from accounts.models import User
 from games import bridge, clock, page_cache, policies, reasons
-from games.models import Game, Invitation, Seat
+from games.compiled import CompiledQuery
+from games.models import ChatMessage, Game, Invitation, Move, Seat
 from games.presenters import (
     AnalysisView,
     DrawRound,
@@ -70,26 +71,9 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     # seat's name is known from ``seats`` (no join to the players). At 16 moves
     # this halved the query's cost, and it grows with every move.
     # The same for every viewer of this version: from the cache (games/page_cache.py).
-    moves = page_cache.move_rows(
-        game,
-        lambda: list(
-            # Up to this version only: a move committed since the game was read must
-            # not be kept as part of this version.
-            game.moves.filter(number__lte=game.move_count)
-            .order_by("number")
-            .values_list(
-                "number",
-                "seat_id",
-                "kind",
-                "notation",
-                "words",
-                "points",
-                "created_at",
-                "analysis",
-                "record",
-            )
-        ),
-    )
+    # Up to this version only: a move committed since the game was read must not
+    # be kept as part of this version.
+    moves = page_cache.move_rows(game, lambda: _MOVE_ROWS.list(game.pk, game.move_count))
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     hint = current_hint(game, me) if me is not None else None
     values = dict(config.tiles.values)
@@ -350,6 +334,51 @@ def replay_steps(
 
 
 # --- lists -----------------------------------------------------------------------
+
+
+# The game page's reads, their SQL made once per process (games/compiled.py).
+_GAME: CompiledQuery[Game] = CompiledQuery(
+    lambda pk: Game.objects.filter(pk=pk).order_by()[:2], int
+)
+_CHAT: CompiledQuery[ChatMessage] = CompiledQuery(
+    lambda game_id: (
+        ChatMessage.objects.filter(game_id=game_id)
+        .select_related("author")
+        .order_by("-pk")[:CHAT_SHOWN]
+    ),
+    int,
+)
+CHAT_SHOWN = 50  # the game page shows the last 50 messages
+_MOVE_ROWS: CompiledQuery[Any] = CompiledQuery(
+    lambda game_id, up_to: (
+        Move.objects.filter(game_id=game_id, number__lte=up_to)
+        .order_by("number")
+        .values_list(
+            "number",
+            "seat_id",
+            "kind",
+            "notation",
+            "words",
+            "points",
+            "created_at",
+            "analysis",
+            "record",
+        )
+    ),
+    int,
+    int,
+)
+
+
+def game_or_none(pk: int) -> Game | None:
+    """``Game.objects.filter(pk=pk).first()``, the SQL made once per process."""
+    found = _GAME.list(pk)
+    return found[0] if found else None
+
+
+def chat_messages(game: Game) -> list[ChatMessage]:
+    """The game's last ``CHAT_SHOWN`` chat messages with their authors, oldest first."""
+    return _CHAT.list(game.pk)[::-1]
 
 
 def table_visible_to(game: Game, viewer: Any) -> bool:

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import get_script_prefix, reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
@@ -53,8 +53,8 @@ def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
     An invitation-only table is a 404 to anyone not seated, invited or staff:
     the same answer as no game at all, so its id confirms nothing.
     """
-    game = get_object_or_404(Game, pk=game_id)
-    if not selectors.table_visible_to(game, request.user):
+    game = selectors.game_or_none(game_id)
+    if game is None or not selectors.table_visible_to(game, request.user):
         raise Http404(_("There is no such game."))
     return game
 
@@ -382,9 +382,7 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         "can_chat": seated,
         # Read only if a template shows the chat: the game-area fragment (after a
         # move, for the poll) does not, and saves the query.
-        "chat_messages": SimpleLazyObject(
-            lambda: list(game.chat_messages.select_related("author").order_by("-pk")[:50])[::-1]
-        ),
+        "chat_messages": SimpleLazyObject(lambda: selectors.chat_messages(game)),
         "chat_form": ChatForm(),
         "poll_seconds": COMPUTER_POLL_SECONDS
         if view.computer_to_move

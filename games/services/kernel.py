@@ -35,6 +35,7 @@ import rules
 from accounts.models import User
 from accounts.permissions import can_play
 from games import bridge, clock, notify, signals
+from games.compiled import CompiledQuery
 from games.errors import GameError, moved_on, not_a_player
 from games.models import Game, Invitation, Move, Seat
 
@@ -56,10 +57,16 @@ def require_player(user: User) -> None:
 
 
 def locked_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError("no-game", _("There is no such game."), status=404) from None
+    found = _LOCKED_GAME.list(game_id)
+    if not found:
+        raise GameError("no-game", _("There is no such game."), status=404)
+    return found[0]
+
+
+# The game's row, locked: its SQL made once per process (games/compiled.py).
+_LOCKED_GAME: CompiledQuery[Game] = CompiledQuery(
+    lambda pk: Game.objects.select_for_update().filter(pk=pk).order_by()[:2], int
+)
 
 
 def seat_of(game: Game, player: User) -> Seat:
