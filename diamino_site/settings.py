@@ -434,14 +434,20 @@ DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=36
 # signed in, per client address otherwise. A limited request is a 429 that changes
 # nothing. Far above honest play: the preview fires as tiles are placed (150 ms after
 # the last), so 240 a minute is four a second for a whole minute.
+# DIAMINO_RATE_LIMIT_SCALE multiplies every count: `make bench` sets it, since its few
+# simulated players request far faster than people (the limits' cost is still measured).
+_RATE_LIMIT_SCALE = env_int("DIAMINO_RATE_LIMIT_SCALE", 1, minimum=1, maximum=1_000_000)
 DIAMINO_RATE_LIMITS: dict[str, tuple[int, int]] = {
-    "word-check": (120, 60),  # /verifier-un-mot/, open to anonymous visitors
-    "preview": (240, 60),
-    "move": (60, 60),  # play, exchange, pass, resign
-    "hint": (30, 600),  # hints computed (one is shown again for free)
-    "chat": (6, 60),
-    "reports": (5, 86400),
-    "form": (60, 60),  # every other form: tables, seats, a day given, settings, vacations…
+    name: (count * _RATE_LIMIT_SCALE, seconds)
+    for name, (count, seconds) in {
+        "word-check": (120, 60),  # /verifier-un-mot/, open to anonymous visitors
+        "preview": (240, 60),
+        "move": (60, 60),  # play, exchange, pass, resign
+        "hint": (30, 600),  # hints computed (one is shown again for free)
+        "chat": (6, 60),
+        "reports": (5, 86400),
+        "form": (60, 60),  # every other form: tables, seats, a day given, settings, vacations…
+    }.items()
 }
 
 # Computer players (games/computer.py, games/services/hints.py, docs/COMPUTER.md). Seconds a computer
