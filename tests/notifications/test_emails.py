@@ -19,6 +19,7 @@ from games.models import Game, Invitation
 from moderation.services import report_create
 from notifications import renderers, sending
 from notifications.models import Notification
+from tests.emails import html_of
 from tests.factories import make_player
 from tests.french import misplaced_marks, text_of_html
 from tests.games.conftest import seat_at
@@ -30,14 +31,6 @@ pytestmark = pytest.mark.django_db
 CHARNUES = rules.Place(0, tuple(zip([f"H{r}" for r in range(8, 16)], "CHARNUES", strict=True)))
 HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU")
 T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # a Monday; 3 days per move → Thursday 15:00 UTC
-
-
-def html_of(message: mail.EmailMessage) -> str:
-    # mail.outbox holds EmailMessage by its type; what the site sends has an HTML part.
-    assert isinstance(message, mail.EmailMultiAlternatives)
-    html = next(content for content, mimetype in message.alternatives if mimetype == "text/html")
-    assert isinstance(html, str)
-    return html
 
 
 def play_charnues(game: Game) -> None:

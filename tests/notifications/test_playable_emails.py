@@ -25,11 +25,12 @@ from games.models import Game
 from notifications import renderers
 from notifications.models import Notification
 from rules.reply_notation import ReplyNotationError, parse_reply
+from tests.emails import html_of
 from tests.factories import make_player
 from tests.french import misplaced_marks
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import new_game
-from tests.notifications.test_emails import HANDS, html_of, play_charnues
+from tests.notifications.test_emails import HANDS, play_charnues
 
 pytestmark = pytest.mark.django_db
 
