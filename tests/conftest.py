@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def axe_missing() -> str | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    checks = {
+    checks: dict[str, tuple[Callable[[], str | None], str]] = {
         "services": (services_missing, "DIAMINO_REQUIRE_SERVICES"),
         "browser": (browser_missing, "DIAMINO_REQUIRE_BROWSER"),
         "gettext": (gettext_missing, "DIAMINO_REQUIRE_GETTEXT"),
@@ -102,7 +103,7 @@ def no_beat_expected(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def embedded_defaults(request: pytest.FixtureRequest, settings) -> None:
+def embedded_defaults(request: pytest.FixtureRequest, settings) -> Iterator[None]:
     """Eager tasks and a private cache, unless the test asks for the real services."""
     if request.node.get_closest_marker("services"):
         yield

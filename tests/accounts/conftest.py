@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ def sample_email_templates(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def requests_commit() -> None:
+def requests_commit() -> Iterator[None]:
     """Each request's on-commit callbacks run when it ends, as its commit would run them.
 
     allauth's emails are outbox rows whose sending is queued on commit
@@ -35,7 +36,8 @@ def requests_commit() -> None:
 
     def run_pending(**kwargs) -> None:
         pending, connection.run_on_commit = connection.run_on_commit, []
-        for _savepoints, callback, _robust in pending:
+        # django-stubs says 2-tuples; Django 5 keeps (savepoints, callback, robust).
+        for _savepoints, callback, _robust in pending:  # type: ignore[misc]
             callback()
 
     request_finished.connect(run_pending, dispatch_uid="tests.accounts.requests_commit")

@@ -21,6 +21,7 @@ NEW_PASSWORD = "diable-rouge-2026"
 
 
 def link_in(message: mail.EmailMessage, pattern: str) -> str:
+    assert isinstance(message.body, str)
     match = re.search(rf"https?://\S*{pattern}\S*", message.body)
     assert match, f"no link matching {pattern!r} in:\n{message.body}"
     return match.group(0)

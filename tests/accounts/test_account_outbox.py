@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
 from django.test import Client
 from django.urls import reverse
@@ -17,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from notifications import periodic
 from notifications.models import Notification
+from tests.emails import html_of
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -40,10 +40,6 @@ def account_rows() -> list[Notification]:
     return list(Notification.objects.filter(kind=Notification.Kind.ACCOUNT).order_by("pk"))
 
 
-def html_of(message: mail.EmailMultiAlternatives) -> str:
-    return next(body for body, mimetype in message.alternatives if mimetype == "text/html")
-
-
 def test_the_confirmation_email_is_an_outbox_row_sent_once(client: Client, mailoutbox) -> None:
     assert sign_up(client) == 302
     [row] = account_rows()
@@ -59,7 +55,9 @@ def test_account_emails_have_a_text_and_an_html_part_in_the_sites_design(
 ) -> None:
     sign_up(client)
     [message] = mailoutbox
-    link = re.search(r"https?://\S*/accounts/confirm-email/\S+", message.body).group(0)
+    found = re.search(r"https?://\S*/accounts/confirm-email/\S+", message.body)
+    assert found is not None
+    link = found.group(0)
     html = html_of(message)
     assert f'href="{link}"' in html  # the same link, clickable
     assert "#1d6b48" in html and ">Diamino</a>" in html  # the site's header and colours
@@ -127,7 +125,9 @@ def test_staff_cannot_read_a_pending_reset_link_in_the_admin(client: Client, set
     settings.EMAIL_BACKEND = f"{__name__}.RefusingBackend"
     client.post(reverse("account_reset_password"), {"email": "bob@example.com"})
     [row] = account_rows()
-    link = re.search(r"https?://\S*/accounts/password/reset/key/\S+", row.context["text"]).group(0)
+    found = re.search(r"https?://\S*/accounts/password/reset/key/\S+", row.context["text"])
+    assert found is not None
+    link = found.group(0)
     staff = Client()
     staff.force_login(make_player("root", is_staff=True, is_superuser=True))
     page = staff.get(reverse("admin:notifications_notification_change", args=[row.pk]))

@@ -14,13 +14,10 @@ from django.utils import timezone
 from accounts.emails import build_email, unsubscribe_url, wants_email
 from accounts.models import TurnEmails, User
 from accounts.services import user_delete
+from tests.emails import html_of
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
-
-
-def html_of(message: mail.EmailMultiAlternatives) -> str:
-    return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
 
 
 def preferences(user: User) -> tuple[str, bool, bool]:
@@ -191,7 +188,9 @@ def test_mail_providers_can_unsubscribe_in_one_click_by_post_without_a_csrf_toke
 def test_a_tampered_unsubscribe_link_says_so_and_changes_nothing(client: Client) -> None:
     alice = make_player("alice", language="en")
     link = unsubscribe_url(alice, "turn")
-    token = re.search(r"/desabonnement/([^/]+)/", link).group(1)
+    found = re.search(r"/desabonnement/([^/]+)/", link)
+    assert found is not None
+    token = found.group(1)
     tampered = link.replace(token, token[:-3] + ("abc" if token[-3:] != "abc" else "xyz"))
     for bad in (tampered, "/desabonnement/nonsense/"):
         for method in (client.get, client.post):

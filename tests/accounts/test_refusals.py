@@ -139,7 +139,10 @@ def test_an_expired_confirmation_link_confirms_nothing(
     english: Client, mailoutbox: list[mail.EmailMessage]
 ) -> None:
     sign_up(english)
-    link = re.search(r"http://\S+/accounts/confirm-email/\S+/", mailoutbox[0].body).group(0)
+    assert isinstance(mailoutbox[0].body, str)
+    found = re.search(r"http://\S+/accounts/confirm-email/\S+/", mailoutbox[0].body)
+    assert found is not None
+    link = found.group(0)
     before = snapshot()
     with time_machine.travel(timezone.now() + timedelta(days=4)):
         page = english.get(link).content.decode()
@@ -150,7 +153,10 @@ def test_an_expired_confirmation_link_confirms_nothing(
 
 def reset_link(client: Client, outbox: list[mail.EmailMessage], email: str) -> str:
     client.post(reverse("account_reset_password"), {"email": email})
-    return re.search(r"http://\S+/accounts/password/reset/key/\S+/", outbox[-1].body).group(0)
+    assert isinstance(outbox[-1].body, str)
+    found = re.search(r"http://\S+/accounts/password/reset/key/\S+/", outbox[-1].body)
+    assert found is not None
+    return found.group(0)
 
 
 def test_a_tampered_reset_link_changes_no_password(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user
@@ -22,7 +24,7 @@ SETTINGS = {
 }
 
 
-def signed_in(username: str, **fields: object) -> tuple[Client, User]:
+def signed_in(username: str, **fields: Any) -> tuple[Client, User]:
     client = Client()
     user = make_player(username, **fields)
     client.force_login(user)
@@ -159,7 +161,10 @@ def test_a_player_changes_their_address_once_the_new_one_is_confirmed(
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["alice@new.example"]
 
-    link = re.search(r"http://\S+/accounts/confirm-email/\S+/", mailoutbox[0].body).group(0)
+    assert isinstance(mailoutbox[0].body, str)
+    found = re.search(r"http://\S+/accounts/confirm-email/\S+/", mailoutbox[0].body)
+    assert found is not None
+    link = found.group(0)
     client.post(link)
     alice.refresh_from_db()
     assert alice.email == "alice@new.example"

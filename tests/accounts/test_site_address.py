@@ -125,6 +125,7 @@ def test_account_links_follow_site_url_behind_a_proxy_that_sends_its_own_host(
             make_player("alice")
         client.post(reverse("account_reset_password"), {"email": "alice@example.com"}, **proxy)
     body = mail.outbox[-1].body
+    assert isinstance(body, str)
     links = re.findall(r"https?://\S+", body)
     assert links, body
     assert all(link.startswith("https://diamino.example/") for link in links), links

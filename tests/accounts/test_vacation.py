@@ -55,6 +55,7 @@ def test_coming_back_early_gives_back_the_days_not_begun() -> None:
     alice = make_player("alice")
     vacation_start(user=alice, days=10, now=NOON)
     vacation = vacation_end(user=alice, now=NOON + timedelta(days=2, hours=3))
+    assert vacation is not None
     assert vacation.ends_at == NOON + timedelta(days=2, hours=3)
     assert vacations.days_used(alice, 2026) == 3, "a day begun is a day used"
     assert vacations.current_vacation(alice, NOON + timedelta(days=3)) is None
@@ -335,6 +336,7 @@ def test_a_passed_deadline_refuses_a_vacation_from_now_only() -> None:
         game = start_game([make_player("alice"), make_player("bob")])
     player = seat_at(game, 0).player
     deadline = clock.deadline_of(game)
+    assert deadline is not None
     late = deadline + timedelta(minutes=2)
     with pytest.raises(VacationRefused) as refusal:
         vacation_start(user=player, days=2, now=late)

@@ -29,9 +29,10 @@ def _bench_urls() -> tuple[str, str]:
     name = f"{own}_bench_smoke" if own.startswith("diamino_") else "diamino_bench_smoke"
     database = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
     # BENCH_REDIS_URL: a Redis database of one's own (the run flushes it); 11 by default.
-    redis = os.environ.get("BENCH_REDIS_URL") or urlunsplit(
-        urlsplit(settings.REDIS_URL)._replace(path="/11")
-    )
+    redis = os.environ.get("BENCH_REDIS_URL")
+    if not redis:
+        assert settings.REDIS_URL is not None
+        redis = urlunsplit(urlsplit(settings.REDIS_URL)._replace(path="/11"))
     return database, redis
 
 

@@ -40,13 +40,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {
+PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
     "is_mobile": True,
     "has_touch": True,
 }
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
 # Two cores shared by a whole team or a CI run: give each wait room to breathe.
 TIMEOUT_MS = 10_000
 

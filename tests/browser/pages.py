@@ -14,7 +14,7 @@ from django.core import mail
 try:
     from playwright.sync_api import expect
 except ImportError:  # the browser tests skip (or fail in CI) with the reason
-    expect = None
+    expect = None  # type: ignore[assignment]  # Playwright missing: no browser test runs
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -71,6 +71,7 @@ def confirmation_path(username: str) -> str:
     """The path of the confirmation link in the last email sent to ``username``."""
     for message in reversed(mail.outbox):
         if f"{username}@example.com" in message.to:
+            assert isinstance(message.body, str)
             match = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", message.body)
             assert match, message.body
             return match.group(1)
@@ -92,7 +93,9 @@ def area(page: Page) -> Locator:
 
 
 def version(page: Page) -> int:
-    return int(area(page).get_attribute("data-version"))
+    value = area(page).get_attribute("data-version")
+    assert value is not None
+    return int(value)
 
 
 def square(page: Page, name: str) -> Locator:
@@ -116,6 +119,7 @@ def drag_ends(page: Page, letter: str, name: str) -> tuple[tuple[float, float], 
     tile, target = hand_tile(page, letter), square(page, name)
     tile.scroll_into_view_if_needed()
     start, end = tile.bounding_box(), target.bounding_box()
+    assert start is not None and end is not None and page.viewport_size is not None
     height = page.viewport_size["height"]
     # A person drags between two things on the screen at once.
     assert end["y"] >= 0 and end["y"] + end["height"] <= height, f"{name} is off screen"

@@ -35,7 +35,7 @@ def rule(*ids: str) -> Callable:
     """Name the RULES.md ids a test plays (read by the matrix's coverage test)."""
 
     def mark(test: Callable) -> Callable:
-        test.rules = ids
+        setattr(test, "rules", ids)  # noqa: B010 (a function's attribute)
         return test
 
     return mark
@@ -80,6 +80,7 @@ def set_hands(game: Game, hands: Sequence[str], *, reserve: str | None = None) -
     game.state = rules.state_to_dict(state)
     game.save(update_fields=["state"])
     for seat in game.seats.all():
+        assert seat.position is not None
         seat.hand = hands[seat.position]
         seat.save(update_fields=["hand"])
     return game
@@ -113,7 +114,7 @@ def expect_places(page, names: list[str]) -> None:
 
 def open_pages(browse, game: Game, players, *, phone: bool = False) -> list:
     """Each player's game page; the first player's on a phone if told."""
-    result = []
+    result: list[Page] = []
     for player in players:
         page = browse(player, phone=phone and not result)
         page.goto(f"/parties/{game.pk}/")

@@ -138,6 +138,7 @@ class Stage:
         """A friendly game against the computer, with a hint asked for: the hint box shows it."""
         game = services.game_against_computer(player=self.camille, mode="marque", level="debutant")
         game.refresh_from_db()
+        assert game.to_move is not None
         if game.to_move.player == self.camille:
             services.hint_request(game_id=game.pk, player=self.camille, version=game.move_count)
         return game
@@ -149,6 +150,7 @@ class Stage:
             [self.camille, self.hugo, *make_players(2, prefix="ligueur")]
         )
         game = Game.objects.filter(league_game__division=division).order_by("pk").first()
+        assert game is not None
         services.game_resign(game_id=game.pk, player=seat_at(game, 0).player)
         return division
 

@@ -54,6 +54,7 @@ def test_the_hint_goes_on_the_board_in_one_tap_and_the_player_plays_it(
     page.get_by_role("button", name="Indice (3 restants)").click()
     expect(page.locator(".hint-move")).to_contain_text("Meilleur coup")
     hint = Seat.objects.get(game=game, player=alice).hint
+    assert hint is not None
     assert hint["kind"] == "place" and hint["placements"]
     wanted = dict(item.split("=") for item in hint["placements"].split(","))
 

@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -100,7 +101,10 @@ def play_moves(game: Game) -> Game:
     rig(game, HANDS)
     players = {seat.position: seat.player for seat in game.seats.select_related("player")}
     for number, (position, placements) in enumerate(MOVES):
-        tiles = tuple(tuple(item.split("=")) for item in placements.split(","))
+        tiles = cast(
+            "tuple[tuple[str, str], ...]",  # each item is "square=letter"
+            tuple(tuple(item.split("=")) for item in placements.split(",")),
+        )
         services.move_submit(
             game_id=game.pk,
             player=players[position],

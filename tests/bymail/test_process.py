@@ -112,7 +112,7 @@ def test_the_sweep_records_its_run_for_the_health_check(db):
     assert TaskRun.objects.filter(task="bymail.sweep").exists()
 
 
-def test_two_workers_processing_one_message_at_once_play_it_once(game):
+def test_two_workers_processing_one_message_at_once_play_it_once(game) -> None:
     """The claim (a conditional UPDATE) makes the second wait for the first, then skip."""
     import threading
 

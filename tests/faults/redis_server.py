@@ -127,8 +127,9 @@ def point_the_site_at(server: RedisServer, settings) -> None:
     settings.SESSION_CACHE_ALIAS = "sessions"
     settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.task_always_eager = False
-    app.conf.broker_url = server.url
-    app.conf.result_backend = server.url
+    # celery-types declares these settings read-only properties; Celery's conf sets them.
+    app.conf.broker_url = server.url  # type: ignore[misc]
+    app.conf.result_backend = server.url  # type: ignore[misc]
     app.conf.broker_transport_options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     app.conf.task_publish_retry = settings.CELERY_TASK_PUBLISH_RETRY
     _forget_broker_connections(app)
@@ -162,7 +163,8 @@ def site_on_private_redis(redis_server: RedisServer, settings) -> Iterator[Redis
     try:
         yield redis_server
     finally:
-        app.conf.broker_url, app.conf.result_backend, app.conf.task_always_eager = before
+        # celery-types: read-only properties, as in point_the_site_at.
+        app.conf.broker_url, app.conf.result_backend, app.conf.task_always_eager = before  # type: ignore[misc]
         _forget_broker_connections(app)
         outage.forget_all()  # the next test's server is another one
         resilient.forget_missed_deletes()

@@ -13,11 +13,11 @@ import re
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 from django.contrib.auth import get_user
 from django.core import mail
-from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
@@ -35,6 +35,9 @@ from tests.faults.redis_server import (  # noqa: F401 (fixtures)
 )
 from tests.notifications.conftest import new_game
 from tests.notifications.test_worker import a_worker, wait_for
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -55,7 +58,8 @@ def site(site_on_private_redis: RedisServer, settings, monkeypatch) -> RedisServ
     return site_on_private_redis
 
 
-def timed(call: Callable[[], HttpResponse]) -> HttpResponse:
+# Callable[..., ]: some calls bind a loop variable as a lambda's default argument.
+def timed(call: Callable[..., _MonkeyPatchedWSGIResponse]) -> _MonkeyPatchedWSGIResponse:
     start = time.monotonic()
     response = call()
     took = time.monotonic() - start
@@ -70,14 +74,16 @@ def player_client(address: str = "198.51.100.4") -> Client:
     return client
 
 
-def log_in(client: Client, login: str, password: str = PASSWORD) -> HttpResponse:
+def log_in(client: Client, login: str, password: str = PASSWORD) -> _MonkeyPatchedWSGIResponse:
     return timed(
         lambda: client.post(reverse("account_login"), {"login": login, "password": password})
     )
 
 
 def link_in(text: str, pattern: str) -> str:
-    return re.search(rf"https?://\S*{pattern}\S*", text).group(0)
+    found = re.search(rf"https?://\S*{pattern}\S*", text)
+    assert found is not None, text
+    return found.group(0)
 
 
 def send_what_is_pending() -> None:
@@ -106,7 +112,7 @@ def test_with_redis_stopped_the_account_pages_answer_and_the_emails_go_once_it_i
     confirm = link_in(confirmation.context["text"], "/accounts/confirm-email/")
     assert timed(lambda: visitor.get(confirm)).status_code == 200
     assert timed(lambda: visitor.post(confirm)).status_code == 302
-    assert User.objects.get(username="newcomer").emailaddress_set.get().verified
+    assert User.objects.get(username="newcomer").emailaddress_set.get().verified  # type: ignore[attr-defined]  # allauth ships no types
 
     alice = player_client("198.51.100.5")
     assert log_in(alice, "alice").status_code == 302

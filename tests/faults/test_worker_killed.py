@@ -58,7 +58,7 @@ def sent_files(mail: Path) -> list[str]:
     return [path.read_text() for path in sorted(mail.glob("*.log"))]
 
 
-def forget(broker: redis.Redis, deliveries: set[bytes]) -> None:
+def forget(broker: redis.Redis, deliveries: set[bytes | str]) -> None:
     broker.hdel(UNACKED, *deliveries)
     broker.zrem(UNACKED + "_index", *deliveries)
 
@@ -69,6 +69,7 @@ def test_a_worker_killed_mid_send_leaves_the_email_queued_and_it_is_sent_once_la
     tmp_path,
     request,
 ) -> None:
+    assert settings.REDIS_URL is not None
     extra = {
         "REDIS_URL": settings.REDIS_URL,
         "DJANGO_EMAIL_BACKEND": "tests.faults.held_mail.HeldFileBackend",

@@ -56,6 +56,7 @@ def rig(game: Game, hands: Sequence[str]) -> Game:
     game.state = rules.state_to_dict(state)
     game.save(update_fields=["setup", "state"])
     for seat in game.seats.all():
+        assert seat.position is not None
         seat.hand = hands[seat.position]
         seat.save(update_fields=["hand"])
     return game

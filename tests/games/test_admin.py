@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -17,6 +18,9 @@ from moderation.models import Report
 from tests.factories import make_player
 from tests.games.conftest import seat_at, snapshot, start_game
 from tests.games.played import play_game
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +48,7 @@ def game(alice, bob):
     return play_game([alice, bob], seed=3, moves=6)
 
 
-def annul(client: Client, games, **data) -> object:
+def annul(client: Client, games, **data) -> _MonkeyPatchedWSGIResponse:
     return client.post(
         reverse(CHANGELIST),
         {"action": "annul_games", ACTION_CHECKBOX_NAME: [g.pk for g in games], **data},
@@ -55,6 +59,8 @@ def annul(client: Client, games, **data) -> object:
 
 
 def admin_urls(game: Game) -> list[str]:
+    first_move = game.moves.first()
+    assert first_move is not None
     return [
         reverse("admin:index"),
         reverse(CHANGELIST),
@@ -64,7 +70,7 @@ def admin_urls(game: Game) -> list[str]:
         reverse("admin:games_seat_changelist"),
         reverse("admin:games_seat_change", args=[seat_at(game, 0).pk]),
         reverse("admin:games_move_changelist"),
-        reverse("admin:games_move_change", args=[game.moves.first().pk]),
+        reverse("admin:games_move_change", args=[first_move.pk]),
         reverse("admin:moderation_report_changelist"),
     ]
 
@@ -283,7 +289,7 @@ def test_a_finished_game_can_be_annulled_and_players_keep_the_record(alice, bob,
 # --- check ------------------------------------------------------------------------------------
 
 
-def check(client: Client, games) -> object:
+def check(client: Client, games) -> _MonkeyPatchedWSGIResponse:
     return client.post(
         reverse(CHANGELIST),
         {"action": "check_games", ACTION_CHECKBOX_NAME: [g.pk for g in games]},
@@ -336,6 +342,7 @@ def seated_staff(db):
 def private_values(game: Game) -> list[str]:
     """Text that would betray the hidden information of a running ``game``."""
     game.refresh_from_db()
+    assert game.setup is not None
     return [game.setup["reserve"], *(seat.hand for seat in game.seats.all())]
 
 
@@ -346,6 +353,7 @@ def test_a_seated_staff_member_s_admin_pages_leave_out_the_game_s_hidden_informa
     assert game.status == Game.Status.RUNNING
     client = client_for(seated_staff)
     move = game.moves.exclude(tiles_drawn="").first()
+    assert move is not None
     pages = {
         "game": reverse("admin:games_game_change", args=[game.pk]),
         "seat": reverse("admin:games_seat_change", args=[seat_at(game, 1).pk]),

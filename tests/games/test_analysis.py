@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
 from html import escape as html_escape
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -25,6 +26,12 @@ from tests.games.test_bots import person_moves
 pytestmark = pytest.mark.django_db
 
 ANALYSED_KINDS = (Move.Kind.PLACE, Move.Kind.EXCHANGE, Move.Kind.PASS)
+
+
+def analysis_of(move: Move) -> dict[str, Any]:
+    """The analysis stored on an analysed ``move`` (the JSON field is nullable)."""
+    assert move.analysis is not None
+    return move.analysis
 
 
 @pytest.fixture
@@ -46,6 +53,7 @@ def finished_game(alice, committed, mode: str = "marque") -> Game:
     game = services.game_against_computer(player=alice, mode=mode, level="debutant")
     if mode == "sans-marque":
         trim_hands(game, 12)
+    assert game.to_move is not None
     if game.to_move.player != alice:
         with committed():
             tasks.computer_move(game.pk, game.move_count)
@@ -73,6 +81,7 @@ def trim_hands(game: Game, size: int) -> None:
     game.state = rules.state_to_dict(trimmed)
     game.save(update_fields=["setup", "state"])
     for seat in game.seats.all():
+        assert seat.position is not None
         seat.hand = hands[seat.position]
         seat.save(update_fields=["hand"])
 
@@ -95,11 +104,12 @@ def test_a_game_that_ends_is_analysed_move_by_move_by_a_worker(
     assert analysed and all(m.analysis is not None for m in analysed)
     for move in analysed:
         data = move.analysis
+        assert data is not None
         assert data["best"] and isinstance(data["gain"], int)
         assert isinstance(data["played_best"], bool) and data["missed"] >= 0
     # The gain shown is points avec marque, tiles out of the hand sans marque.
     key = "points" if mode == "marque" else "tiles"
-    assert all(m.analysis["gain"] == m.analysis[key] for m in analysed)
+    assert all(analysis_of(m)["gain"] == analysis_of(m)[key] for m in analysed)
 
 
 def test_the_finished_game_shows_the_best_move_beside_each_move(alice, committed, settings) -> None:
@@ -111,7 +121,7 @@ def test_the_finished_game_shows_the_best_move_beside_each_move(alice, committed
     assert shown == game.moves.filter(analysis__isnull=False).count() > 0
     missed = game.moves.filter(analysis__played_best=False).first()
     if missed is not None:
-        assert missed.analysis["best"] in html
+        assert analysis_of(missed)["best"] in html
         assert "Meilleur coup\u00a0:" in html
 
 
@@ -119,8 +129,9 @@ def test_the_analysis_uses_only_what_each_mover_saw(alice, committed, monkeypatc
     game = finished_game(alice, committed)
     seen = []
     from rules import analysis as rules_analysis
+    from rules import strategy as rules_strategy
 
-    best_moves = rules_analysis.best_moves
+    best_moves = rules_strategy.best_moves
 
     def capture(view, n=1):
         seen.append(view)
@@ -229,7 +240,7 @@ def test_the_best_move_played_is_marked_best_not_shown_as_a_better_one(alice, bo
     services.game_resign(game_id=game.pk, player=second)
     assert services.game_analyse(game_id=game.pk) is True
 
-    assert game.moves.get(number=1).analysis["played_best"] is True
+    assert analysis_of(game.moves.get(number=1))["played_best"] is True
     html = client_for(first).get(reverse("games:page", args=[game.pk])).content.decode()
     played = html[html.index('<li class="move kind-place">') :].split("</li>")[0]
     assert "H8→ JE" in played and "le meilleur coup trouvé" in played
@@ -240,11 +251,11 @@ def test_the_analysis_says_why_the_best_move_ranks_first(alice, committed, setti
     settings.DIAMINO_ANALYSE_FINISHED_GAMES = True
     game = finished_game(alice, committed)
     analysed = list(game.moves.filter(analysis__isnull=False))
-    assert analysed and all(m.analysis["why"] for m in analysed)  # what the search weighed
+    assert analysed and all(analysis_of(m)["why"] for m in analysed)  # what the search weighed
     html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
-    missed = [m for m in analysed if not m.analysis["played_best"]]
+    missed = [m for m in analysed if not analysis_of(m)["played_best"]]
     assert missed, "this game has moves the computer would have played otherwise"
     assert html.count('class="move-why"') == len(missed)
     for move in missed:
-        for phrase in reasons.phrases(move.analysis["why"]):
+        for phrase in reasons.phrases(analysis_of(move)["why"]):
             assert html_escape(phrase) in html

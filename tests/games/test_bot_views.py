@@ -242,6 +242,7 @@ def test_after_a_move_the_answer_already_shows_the_computers_reply() -> None:
     alice = make_player("alice")
     game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     game.refresh_from_db()
+    assert game.to_move is not None
     assert game.to_move.player == alice  # the computer answered already if it began
     version = game.move_count
     seat = game.seats.get(player=alice)

@@ -57,12 +57,14 @@ def test_a_computer_turn_the_broker_lost_is_played_after_the_sweep(alice, monkey
     with monkeypatch.context() as patch:
         patch.setattr(tasks.computer_move, "apply_async", broker_down)
         game = services.game_against_computer(player=alice, mode="marque", level="debutant")
+        assert game.to_move is not None
         if game.to_move.player == alice:
             services.move_submit(
                 game_id=game.pk, player=alice, version=game.move_count, move=rules.Pass(0)
             )
     game.refresh_from_db()
     version = game.move_count
+    assert game.to_move is not None
     assert game.to_move.player.is_computer  # its turn was never queued
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
     with a_worker():

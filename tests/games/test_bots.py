@@ -71,6 +71,7 @@ def person_moves(game: Game, person: User, committed, rng: random.Random, limit:
 def computer_to_move(alice: User, *, mode: str = "marque", level: str = "debutant") -> Game:
     """A game against the computer where the computer is to move and its task has not run."""
     game = services.game_against_computer(player=alice, mode=mode, level=level)
+    assert game.to_move is not None
     if game.to_move.player == alice:
         seen = rules.view(bridge.state_of(game), game.to_move.position)
         services.move_submit(
@@ -80,6 +81,7 @@ def computer_to_move(alice: User, *, mode: str = "marque", level: str = "debutan
             move=choose_move(seen, "debutant", random.Random(1)),
         )
         game.refresh_from_db()
+    assert game.to_move is not None
     assert game.to_move.player.is_computer
     return game
 
@@ -123,6 +125,7 @@ def test_the_computer_plays_through_move_submit(alice, monkeypatch) -> None:
     assert [call["player"] for call in calls] == [bot_seat(game).player]
     assert calls[0]["version"] == game.move_count
     last = game.moves.order_by("-number").first()
+    assert last is not None
     assert last.seat == bot_seat(game) and last.number == game.move_count + 1
 
 
@@ -146,6 +149,7 @@ def test_a_computer_players_task_on_a_persons_turn_does_nothing(alice, committed
     with committed():
         game = services.game_against_computer(player=alice, mode="marque", level="debutant")
     game.refresh_from_db()
+    assert game.to_move is not None
     assert game.to_move.player == alice
     before = snapshot(game)
     assert tasks.computer_move(game.pk, game.move_count) is False
@@ -167,6 +171,7 @@ def test_the_computer_sees_only_what_a_person_in_its_seat_would(alice, monkeypat
     (view,) = seen
     assert isinstance(view, rules.PlayerView)
     assert view.viewer == bot.position
+    assert view.hand is not None
     assert "".join(view.hand) == bot.hand
     assert view.hands is None  # nobody else's hand while the game runs
     assert not hasattr(view, "reserve")  # the reserve is a size only
@@ -195,6 +200,7 @@ def test_the_creator_gives_seats_to_computer_players_and_the_game_starts_when_fu
     }
     assert all(seat.player.is_computer for seat in (first, second))
     # Whoever plays first, the computers have played up to the person's turn.
+    assert game.to_move is not None
     assert game.to_move.player == alice
     assert str(first.player) in ("Ordinateur (débutant)", "Computer (beginner)")
 
@@ -388,6 +394,7 @@ def test_a_person_resigning_while_the_computer_is_late_is_not_charged_its_time_o
     bot = bot_seat(game)
     while game.to_move_id != bot.pk:  # persons play until the computer is to move
         seat = game.to_move
+        assert seat is not None
         services.move_submit(
             game_id=game.pk, player=seat.player, version=game.move_count, move=rules.Pass(0)
         )

@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
@@ -86,7 +87,7 @@ def while_held(hold: Callable[[], object], then: Callable[[], object]) -> tuple[
     committed (it waited for a row ``hold`` had locked).
     """
     held = threading.Event()
-    found: dict[str, object] = {}
+    found: dict[str, Any] = {}
 
     def first() -> None:
         with transaction.atomic():
@@ -108,6 +109,7 @@ def test_a_time_out_waits_for_a_vacation_being_booked_and_counts_it(alice, bob) 
     game = start_game([alice, bob])
     player = seat_at(game, 0).player
     deadline = clock.deadline_of(game)
+    assert deadline is not None
     timeouts, waited = while_held(
         lambda: vacation_start(user=player, days=2, now=deadline - timedelta(hours=1)),
         lambda: deadlines.apply_timeouts(now=deadline + timedelta(minutes=1)),
@@ -122,6 +124,7 @@ def test_a_vacation_waits_for_a_time_out_being_applied_and_finds_the_turn_gone(a
     game = start_game([alice, bob])
     seat = seat_at(game, 0)
     deadline = clock.deadline_of(game)
+    assert deadline is not None
 
     def book() -> str:
         try:
@@ -179,6 +182,7 @@ def test_a_time_out_waits_for_a_vacation_booked_ahead_and_counts_it(alice, bob) 
     game = start_game([alice, bob])
     player = seat_at(game, 0).player
     deadline = clock.deadline_of(game)
+    assert deadline is not None
     first_day = vacations.local_today(player) + timedelta(days=1)
     timeouts, waited = while_held(
         lambda: vacation_start(user=player, days=5, first_day=first_day),
@@ -211,6 +215,7 @@ def test_two_players_giving_a_day_at_once_from_pages_alike_give_one(alice, bob, 
 def test_a_time_out_waits_for_a_day_being_given_and_counts_it(alice, bob) -> None:
     game = start_game([alice, bob])
     deadline = clock.deadline_of(game)
+    assert deadline is not None
     timeouts, waited = while_held(
         lambda: give_a_day(game, seat_at(game, 1).player),
         lambda: deadlines.apply_timeouts(now=deadline + timedelta(minutes=1)),

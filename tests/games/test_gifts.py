@@ -275,6 +275,7 @@ def test_a_double_submit_gives_one_day(alice, bob) -> None:
 
 def test_a_computer_player_to_move_needs_no_time(alice) -> None:
     game = services.game_against_computer(player=alice, mode="marque", level="debutant")
+    assert game.to_move is not None
     if (
         not game.to_move.player.is_computer
     ):  # the computer's reply waits for a commit that never comes
@@ -355,6 +356,7 @@ def test_the_button_is_gone_once_the_turn_has_had_its_seven_days(alice, bob) -> 
 
 def test_no_button_when_the_computer_is_to_move(alice) -> None:
     game = services.game_against_computer(player=alice, mode="marque", level="debutant")
+    assert game.to_move is not None
     if not game.to_move.player.is_computer:
         services.move_submit(game_id=game.pk, player=alice, version=0, move=rules.Pass(0))
     assert BUTTON not in page(game, alice)

@@ -163,6 +163,7 @@ def test_a_hint_searches_from_the_players_own_view(alice, bob, monkeypatch) -> N
     ask(game, 0)
     (view,) = seen
     assert isinstance(view, rules.PlayerView)
+    assert view.hand is not None
     assert view.viewer == 0 and "".join(view.hand) == OPENING[0]
     assert view.hands is None
 
@@ -223,6 +224,7 @@ def test_asking_for_a_hint_shows_it_and_outlines_its_squares(alice, bob) -> None
     assert response.status_code == 200
     html = response.content.decode()
     hint = selectors.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    assert hint is not None
     assert 'id="game-area"' in html
     assert "Meilleur coup" in html and hint.notation in html
     assert html.count("hint-square") == len(hint.squares)
@@ -253,6 +255,7 @@ def test_a_hint_says_why_in_the_players_language(alice, bob, language: str) -> N
         reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
     ).content.decode()
     hint = selectors.current_hint(Game.objects.get(pk=game.pk), seat_at(game, 0))
+    assert hint is not None
     codes = [reason["code"] for reason in hint.reasons]
     assert codes, "the hint carries what the evaluation weighed"
     ahead = next(r for r in hint.reasons if r["code"].startswith("ahead-"))

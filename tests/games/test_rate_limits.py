@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import pytest
 import time_machine
@@ -15,6 +16,9 @@ from games.models import Game, Invitation
 from notifications.models import Notification
 from tests.factories import make_player
 from tests.french import misplaced_marks
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +35,7 @@ def counts() -> tuple[int, int, int]:
     return (Game.objects.count(), Invitation.objects.count(), Notification.objects.count())
 
 
-def open_table(client: Client, **fields) -> object:
+def open_table(client: Client, **fields) -> _MonkeyPatchedWSGIResponse:
     data = {"mode": "sans-marque", "seats": 8, "days_per_move": 3, "invite": ""} | fields
     return client.post(reverse("games:create"), data)
 

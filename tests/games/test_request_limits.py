@@ -7,6 +7,7 @@ host would change); the last tests check that the defaults are far above play.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.test import Client
@@ -20,6 +21,9 @@ from tests.factories import make_player
 from tests.french import misplaced_marks
 from tests.games.conftest import rig, seat_at, snapshot, start_game
 
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse
+
 pytestmark = pytest.mark.django_db
 
 HANDS = ("CHATEAUXSIRN", "KWYZEPOTMLUE")
@@ -28,7 +32,7 @@ TOO_FAST = {
     "en": "Too many requests in a short time: try again in 1 minute.",
     "fr": "Trop de demandes en peu de temps\u00a0: réessayez dans 1\u00a0minute.",
 }
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
@@ -57,7 +61,7 @@ def game(alice, bob) -> Game:
 # --- the word check, open to anonymous visitors: per address ------------------------------
 
 
-def check(client: Client, word: str, **extra) -> object:
+def check(client: Client, word: str, **extra) -> _MonkeyPatchedWSGIResponse:
     return client.get(reverse("games:check_word"), {"mot": word}, **extra)
 
 

@@ -29,6 +29,7 @@ def engine_states(game: Game) -> list[rules.GameState]:
     """Every state from the deal, applying the stored moves one by one with ``rules.apply``."""
     config = bridge.config_of(game)
     parsed = rules_record.parse_record(bridge.record_of(game), words=config.words)
+    assert game.setup is not None
     state = rules.new_game(
         config, [tuple(h) for h in game.setup["hands"]], tuple(game.setup["reserve"])
     )
@@ -131,6 +132,7 @@ def test_the_staff_record_is_there_before_the_end_and_the_players_is_not(alice, 
     assert response.status_code == 200
     document = response.json()
     assert document == bridge.record_of(game)
+    assert game.state is not None
     assert rules_record.judge_document(document)["scores"] == game.state["scores"]
     assert client_for(alice).get(reverse("games:record", args=[game.pk])).status_code == 404
     assert client_for(staff).get(reverse("games:record", args=[game.pk])).status_code == 404
@@ -155,6 +157,7 @@ def test_players_of_the_game_and_outsiders_are_refused_with_a_403(
     for user in (seat_at(game, 0).player, seat_at(game, 1).player, outsider):
         response = client_for(user).get(url)
         assert response.status_code == 403
+        assert game.setup is not None
         assert game.setup["reserve"] not in response.content.decode()
 
 
@@ -213,6 +216,7 @@ def test_a_staff_member_seated_at_a_running_game_is_refused_its_replay_and_recor
     assert response.status_code == 403
     html = response.content.decode()
     assert "You play in this game: another staff member must review it." in html
+    assert game.setup is not None
     assert game.setup["reserve"] not in html
     assert seat_at(game, 0).hand not in html and seat_at(game, 1).hand not in html
     # Another staff member reviews it; players, seated or not, are refused as before.

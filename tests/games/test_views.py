@@ -384,7 +384,8 @@ def test_the_move_list_speaks_the_reader_s_language_and_the_moves_keep_their_not
 ) -> None:
     first, second = seat_at(game, 0).player, seat_at(game, 1).player
     first.language, second.language = "en", "fr"
-    first.save(), second.save()
+    first.save()
+    second.save()
     services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Exchange(0, "CH"))
     services.move_submit(game_id=game.pk, player=second, version=1, move=rules.Pass(1))
     services.game_resign(game_id=game.pk, player=first)

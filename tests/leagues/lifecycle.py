@@ -112,6 +112,7 @@ def _turn(game: Game, strength: dict[int, int], idle: set[int]) -> bool:
     active = [s for s in seats if s.status == Seat.Status.ACTIVE]
     strongest = min(active, key=lambda s: strength[s.player_id])
     moved = game.moves.filter(seat=mover).exists()
+    assert mover.position is not None
     if mover.pk == strongest.pk:
         move: rules.Move = rules.Exchange(mover.position, mover.hand[0])
     elif not moved:
@@ -128,7 +129,7 @@ def play_out(
     strength: Sequence[User],
     idle: Iterable[User] = (),
     *,
-    traveller: time_machine.Coordinates | None = None,
+    traveller: time_machine.Traveller | None = None,
 ) -> None:
     """Play every league game of ``season`` to its end (see the module's docstring).
 

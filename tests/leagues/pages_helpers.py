@@ -58,4 +58,6 @@ def running_season(
     assert services.season_schedule(season_id=season.pk, now=closes)
     assert services.season_start(season_id=season.pk, now=closes, rng=random.Random(7))
     season.refresh_from_db()
-    return season, season.divisions.order_by("level", "number").first()
+    division = season.divisions.order_by("level", "number").first()
+    assert division is not None
+    return season, division

@@ -9,12 +9,14 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from games import services as games
 from games.models import Game
 from leagues import emails, services
 from leagues.models import Placement, Season
 from notifications import kinds
 from notifications.models import Notification
+from tests.emails import html_of as _html
 from tests.factories import make_player, page_as
 from tests.french import misplaced_marks, text_of_html
 from tests.leagues.lifecycle import play_out
@@ -23,11 +25,13 @@ from tests.leagues.pages_helpers import make_league, make_players, running_seaso
 pytestmark = pytest.mark.django_db
 
 
-def _html(message: mail.EmailMultiAlternatives) -> str:
-    return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
+def recipient_of(row: Notification) -> User:
+    """Whom ``row`` goes to (the field is nullable)."""
+    assert row.recipient is not None
+    return row.recipient
 
 
-def _render(row: Notification) -> mail.EmailMultiAlternatives:
+def _render(row: Notification) -> mail.EmailMessage:
     return kinds.get(row.kind).render(row)
 
 
@@ -51,7 +55,7 @@ def test_the_start_tells_each_player_their_division_and_games_in_their_language(
 ) -> None:
     season, players = season_of_four
     rows = _rows(emails.SEASON_STARTED)
-    assert sorted(r.recipient.username for r in rows) == sorted(p.username for p in players)
+    assert sorted(recipient_of(r).username for r in rows) == sorted(p.username for p in players)
     sent = {m.to[0]: m for m in mailoutbox if "Division 1" in m.subject}
     assert len(sent) == 4, "one email each, sent by the outbox"
     english = sent[players[0].email]
@@ -81,6 +85,7 @@ def test_the_last_week_tells_each_player_their_place_and_games_left(
 ) -> None:
     season, _players = season_of_four
     game = Game.objects.filter(league_game__division__season=season).order_by("pk").first()
+    assert game is not None
     loser, winner = (seat.player for seat in game.seats.order_by("position"))
     games.game_resign(game_id=game.pk, player=loser)
     mailoutbox.clear()
@@ -134,11 +139,12 @@ def test_the_final_standing_says_champion_promotion_or_relegation_in_each_langua
             assert (
                 f"vous finissez à la place {rank}" if french else f"you finish number {rank}"
             ) in message.subject
-        expected = {
+        outcomes: dict[str, tuple[str, str]] = {
             Placement.Outcome.PROMOTED: ("Vous montez", "You are promoted"),
             Placement.Outcome.RELEGATED: ("Vous descendez", "You are relegated"),
             Placement.Outcome.KEPT: ("Vous restez", "You stay in this division"),
-        }.get(placement.outcome)
+        }
+        expected = outcomes.get(placement.outcome)
         if expected:
             assert expected[0 if french else 1] in body
             seen.add(placement.outcome)

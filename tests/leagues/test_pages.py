@@ -239,7 +239,9 @@ def test_a_finished_season_names_its_champion_and_outcomes() -> None:
     champion = players[0]
     url = reverse("leagues:division", args=[season.league.slug, season.number, division.pk])
     html = _client(players[1]).get(url).content.decode()
-    first_row = re.search(r"<tbody>\s*<tr[^>]*>(.*?)</tr>", html, re.S).group(1)
+    found = re.search(r"<tbody>\s*<tr[^>]*>(.*?)</tr>", html, re.S)
+    assert found is not None
+    first_row = found.group(1)
     assert champion.username in first_row and "champion" in first_row
     assert ">3<" in first_row, "three wins, a point each"
     season_html = (
@@ -250,7 +252,9 @@ def test_a_finished_season_names_its_champion_and_outcomes() -> None:
     assert re.search(rf"Champion: <a [^>]*>{champion.username}</a>", season_html)
     history = page_as(champion, reverse("accounts:player", args=[champion.username]))
     section = history[history.index('id="player-leagues-title"') :]
-    row = re.search(r"<tbody>\s*<tr>(.*?)</tr>", section, re.S).group(1)
+    found = re.search(r"<tbody>\s*<tr>(.*?)</tr>", section, re.S)
+    assert found is not None
+    row = found.group(1)
     assert '<td class="num">1</td>' in row and '<td class="num">3</td>' in row
     assert "champion" in row and "Kept" in row
     french = page_as(champion, reverse("accounts:player", args=[champion.username]), language="fr")

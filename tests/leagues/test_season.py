@@ -135,6 +135,7 @@ def test_a_season_of_a_two_player_league_from_registration_to_the_next_divisions
         "p6",
     ]
     newcomer = make_player("nouveau")
+    assert season.finished_at is not None
     with time_machine.travel(season.finished_at + timedelta(hours=1), tick=False):
         services.registration_create(season_id=following.pk, player=newcomer)
     with time_machine.travel(following.starts_at + timedelta(minutes=1), tick=False):

@@ -439,6 +439,7 @@ def test_an_organised_game_plays_in_the_order_given_with_no_draw() -> None:
     game = game_create_organised(players=[carol, alice, bob], mode="marque", days_per_move=3)
     seats = game.seat_list()
     assert [s.player.username for s in seats] == ["carol", "alice", "bob"]
+    assert game.to_move is not None
     assert game.to_move.player == carol and game.first_player_draw == []
     assert game.status == Game.Status.RUNNING and game.rated
     # No "game started" email: the league's season-started email lists every game.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -64,7 +65,9 @@ def test_every_step_is_legal_with_the_effects_the_page_states(n: int) -> None:
 
 def test_the_first_word_starts_on_depart_and_every_word_is_french() -> None:
     words = rules.get_word_list("fr")
-    assert guided.played(0).move.tiles[0][0] == "H8"  # R-PLACE-2: the Départ square
+    first = guided.played(0).move
+    assert isinstance(first, rules.Place)
+    assert first.tiles[0][0] == "H8"  # R-PLACE-2: the Départ square
     assert not guided.position(0).started
     for n in range(guided.LAST):
         done = guided.played(n)
@@ -74,12 +77,14 @@ def test_the_first_word_starts_on_depart_and_every_word_is_french() -> None:
 
 def test_the_cross_word_uses_a_letter_on_the_board() -> None:
     done = guided.played(1)
+    assert isinstance(done.move, rules.Place)
     assert len(done.move.tiles) < len(done.summary.words[0])
 
 
 def test_the_joker_stands_for_a_letter_the_player_lacks() -> None:
     done = guided.played(2)
     assert "?" in done.before.hands[0] and "B" not in done.before.hands[0]
+    assert isinstance(done.move, rules.Place)
     assert ("G10", "b") in done.move.tiles
     assert "?" not in done.after_move.hands[0]
 
@@ -121,7 +126,7 @@ def test_an_illegal_move_gets_the_engines_refusal() -> None:
 # --- the pages ---------------------------------------------------------------------
 
 
-def _play_all(client: Client, **headers: str) -> None:
+def _play_all(client: Client, **headers: Any) -> None:
     for n, fields in enumerate(FORM):
         answer = client.post("/partie-guidee/jouer/", {"version": n, **fields}, **headers)
         assert answer.status_code in (200, 302), answer.content[:500]

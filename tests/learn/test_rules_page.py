@@ -49,6 +49,7 @@ def test_the_red_devil_example_covers_a_red_devil_and_the_green_one_a_green_devi
         state = position(example)
         move = rules.notation_to_move(example.move, state, 0)
         layout = state.config.layout
+        assert isinstance(move, rules.Place)
         covered = {layout.cells[layout.index(square)] for square, _ in move.tiles}
         assert kind in covered, key
 
@@ -81,7 +82,9 @@ def test_each_example_is_drawn_with_the_engines_figures(client: Client, language
         block = page[start : page.index("</figure>", start)]
         text = _text(block)
         assert judged.notation in text
-        for square, letter in rules.notation_to_move(example.move, position(example), 0).tiles:
+        placed = rules.notation_to_move(example.move, position(example), 0)
+        assert isinstance(placed, rules.Place)
+        for square, letter in placed.tiles:
             # The board tag drew the move's tiles on their squares, marked as the last move.
             cell = re.search(
                 rf'<div role="gridcell"[^>]*class="([^"]*)"[^>]*data-square="{square}"', block

@@ -128,7 +128,8 @@ def test_a_refused_report_tells_nobody_even_before_its_rollback(
     # report_create is one transaction, whose rollback would hide anything a refusal
     # wrote or queued. Run without it: the refusal must come before the report and
     # the staff's emails are written.
-    without_its_transaction = report_create.__wrapped__
+    # transaction.atomic's wrapper keeps __wrapped__ (functools.wraps); its stub type does not say so.
+    without_its_transaction = report_create.__wrapped__  # type: ignore[attr-defined]
     with committed(), pytest.raises(GameError) as error:
         without_its_transaction(
             reporter=alice,
@@ -197,6 +198,7 @@ def test_a_staff_member_can_turn_report_emails_off(
         report(game, carol, about=bob)
     assert len(mailoutbox) == 1
     row = Notification.objects.filter(recipient=modo).order_by("-pk").first()
+    assert row is not None
     assert (row.status, row.reason) == ("skipped", "turned off in the player's settings")
 
 

@@ -19,6 +19,7 @@ from games.models import Game, Invitation
 from moderation.services import report_create
 from notifications import renderers, sending
 from notifications.models import Notification
+from tests.emails import html_of
 from tests.factories import make_player
 from tests.french import misplaced_marks, text_of_html
 from tests.games.conftest import seat_at
@@ -30,10 +31,6 @@ pytestmark = pytest.mark.django_db
 CHARNUES = rules.Place(0, tuple(zip([f"H{r}" for r in range(8, 16)], "CHARNUES", strict=True)))
 HANDS = ("CHATEAUXSIRN", "LEPOTIERMANU")
 T0 = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # a Monday; 3 days per move → Thursday 15:00 UTC
-
-
-def html_of(message: mail.EmailMultiAlternatives) -> str:
-    return next(content for content, mimetype in message.alternatives if mimetype == "text/html")
 
 
 def play_charnues(game: Game) -> None:
@@ -65,6 +62,7 @@ def test_the_turn_email_shows_the_last_move_with_its_words_and_points(
     recipient = seat_at(game, 1).player
     assert message.to == [recipient.email]
     html = html_of(message)
+    assert isinstance(message.body, str)
     for body in (message.body, html):
         assert "H8↓ CHARNUES" in body
         assert "CHARNUES" in body
@@ -128,6 +126,7 @@ def test_the_email_carries_the_one_click_unsubscribe_link(
 ) -> None:
     game, message = the_turn_email([alice, bob], committed, mailoutbox)
     recipient = seat_at(game, 1).player
+    assert isinstance(message.body, str)
     link = re.search(r"http://127\.0\.0\.1:8000/desabonnement/([^/\s]+)/", message.body)
     assert link is not None
     assert read_unsubscribe_token(link.group(1)) == (recipient.pk, "turn")
@@ -146,6 +145,7 @@ def test_no_email_shows_a_hand_the_reserve_or_the_tiles_drawn(
     game, message = the_turn_email([alice, bob], committed, mailoutbox)
     seats = list(game.seats.all())
     move = game.moves.get()
+    assert isinstance(message.subject, str) and isinstance(message.body, str)
     everything = message.subject + message.body + html_of(message)
     for seat in seats:
         assert seat.hand not in everything
@@ -299,7 +299,7 @@ def test_a_day_given_is_not_emailed_once_the_player_has_moved(alice, bob, mailou
     assert mailoutbox == []
 
 
-def french_emails_of_every_kind(bob) -> dict[str, mail.EmailMultiAlternatives]:
+def french_emails_of_every_kind(bob) -> dict[Notification.Kind, mail.EmailMultiAlternatives]:
     """One email of each kind the outbox sends, rendered for French players."""
     claire = make_player("claire", language="fr", time_zone="Europe/Paris")
     staff = make_player("sandrine", is_staff=True)
@@ -330,6 +330,7 @@ def french_emails_of_every_kind(bob) -> dict[str, mail.EmailMultiAlternatives]:
         for kind, (who, on, context) in rows.items()
     }
     timeout = services.game_timeout(game_id=game.pk, seat_id=to_move.pk)
+    assert timeout is not None
     game.refresh_from_db()
     for kind, context in ((Kind.TIMEOUT, {"move": timeout.pk}), (Kind.GAME_OVER, {})):
         row = Notification(recipient=to_move.player, kind=kind, game=game, context=context)
@@ -348,8 +349,10 @@ def test_french_emails_put_a_non_breaking_space_before_every_colon(bob) -> None:
     for kind, message in rendered.items():
         assert '<html lang="fr">' in html_of(message), kind
         for part in (message.subject, message.body, text_of_html(html_of(message))):
+            assert isinstance(part, str)
             assert misplaced_marks(part) == [], (kind, part)
     turn = rendered[Notification.Kind.TURN]
+    assert isinstance(turn.body, str)
     assert re.search("Échéance\u00a0: \\d", turn.body)
     assert "Joueurs\u00a0:" in turn.body and "Ouvrir la partie\u00a0: http" in turn.body
 

@@ -25,11 +25,12 @@ from games.models import Game
 from notifications import renderers
 from notifications.models import Notification
 from rules.reply_notation import ReplyNotationError, parse_reply
+from tests.emails import html_of
 from tests.factories import make_player
 from tests.french import misplaced_marks
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import new_game
-from tests.notifications.test_emails import HANDS, html_of, play_charnues
+from tests.notifications.test_emails import HANDS, play_charnues
 
 pytestmark = pytest.mark.django_db
 
@@ -76,6 +77,7 @@ def test_the_turn_email_is_a_playable_text_position(alice, bob, committed, mailo
     game, message = turn_email([alice, bob], committed, mailoutbox)
     me, mover = seat_at(game, 1), seat_at(game, 0)
     body = message.body
+    assert isinstance(body, str)
     # The board with its coordinates and the squares' kinds, and the legend.
     assert "    A B C D E F G H I J K L M N O" in body
     assert " 1  + . . . . . . + . . . . . . +" in body
@@ -118,6 +120,7 @@ def test_the_turn_emails_reply_to_is_the_seats_signed_address(
 def test_the_reminder_and_the_time_gift_are_playable_too(alice, bob) -> None:
     game = charnues_played([alice, bob])
     me = seat_at(game, 1)
+    extra: dict[str, object]
     for kind, extra in ((Notification.Kind.REMINDER, {}), (Notification.Kind.TIME_GIFT, {})):
         row = Notification(
             recipient=me.player,
@@ -160,6 +163,7 @@ def test_a_digest_of_several_games_lists_each_games_address(alice, bob, carol) -
     # One Reply-To cannot name two games: each is in the body, the header is the no-reply one.
     assert reply_to(message) == noreply_address()
     body = message.body
+    assert isinstance(body, str)
     for game, seat in zip((first, second), seats, strict=True):
         address = reply_address(seat, game.move_count)
         assert f"écrivez votre coup à {address}" in body
@@ -211,6 +215,7 @@ def test_a_site_that_receives_no_mail_never_asks_for_a_reply(
 
 def test_the_french_position_reads_french(alice, bob) -> None:
     game = charnues_played([bob, alice])  # bob reads French and is to move second
+    assert game.to_move is not None
     me = next(s for s in game.seat_list() if s.player_id == game.to_move.player_id)
     me.player.language = "fr"
     with translation.override("fr"):
@@ -290,6 +295,7 @@ def test_a_gmail_reply_to_the_real_turn_email_reads_as_the_move(
     received = email.message_from_bytes(reply.as_bytes(policy=policy.SMTP), policy=policy.default)
     view = rules.view(bridge.state_of(game), me.position)
     move = parse_reply(reply_text(received), view)
+    assert me.position is not None
     assert move == rules.Place(me.position, (("I9", "E"), ("J9", "L"), ("K9", "P")))
 
 
@@ -306,6 +312,7 @@ def test_the_turn_email_itself_holds_no_move(alice, bob, committed, mailoutbox, 
     me = seat_at(game, 1)
     view = rules.view(bridge.state_of(game), me.position)
     for text in (turn.body, html_to_text(html_of(turn))):
+        assert isinstance(text, str)
         with pytest.raises(ReplyNotationError) as error:
             parse_reply(text, view)
         assert error.value.code == "no-move"

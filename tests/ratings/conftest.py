@@ -102,6 +102,7 @@ def play_to_the_end(game: Game, *, resign: Sequence[User] = ()) -> Game:
             game_services.game_resign(game_id=game.pk, player=player)
     game.refresh_from_db()
     while game.status == Game.Status.RUNNING:
+        assert game.to_move is not None
         game_services.move_submit(
             game_id=game.pk,
             player=game.to_move.player,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -23,6 +23,12 @@ URLS = (
     "/classement/?tri=moyenne&joueurs=4&periode=annee&min=1",
     "/classement/niveau/marque/?provisoires=1",
 )
+
+
+def finished_at(game: Game) -> datetime:
+    """When the finished ``game`` ended (the field is nullable)."""
+    assert game.finished_at is not None
+    return game.finished_at
 
 
 def populate(prefix: str, count: int) -> list[User]:
@@ -77,7 +83,7 @@ def populate(prefix: str, count: int) -> list[User]:
             game=game,
             player=user,
             mode="marque",
-            finished_at=game.finished_at,
+            finished_at=finished_at(game),
             rank=position + 1,
             players=len(table),
             mu_before=25.0,
@@ -115,7 +121,7 @@ def duels(me: User, opponents: list[User]) -> None:
             game=game,
             player=me,
             mode="marque",
-            finished_at=game.finished_at,
+            finished_at=finished_at(game),
             rank=1,
             players=2,
             mu_before=25.0 + i / 10,

@@ -206,7 +206,9 @@ def test_the_chart_coordinates_stay_numbers_in_french(client: Client, players) -
     alice, bob = players[:2]
     finish([(alice, 30, 1), (bob, 10, 2)])
     html = html_of(client.get(alice.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr"))
-    points = re.search(r'<polyline class="line" points="([^"]+)"', html).group(1)
+    found = re.search(r'<polyline class="line" points="([^"]+)"', html)
+    assert found is not None
+    points = found.group(1)
     assert re.fullmatch(r"[\d.]+,[\d.]+( [\d.]+,[\d.]+)*", points)
 
 

@@ -34,8 +34,10 @@ def _texts(node: ast.expr, names: dict[str, list[ast.expr]]) -> list[str]:
         texts = [""]
         for part in node.values:
             if isinstance(part, ast.Constant):
+                assert isinstance(part.value, str)  # an f-string's literal parts are texts
                 choices = [part.value]
             else:
+                assert isinstance(part, ast.FormattedValue)  # the other parts are fields
                 try:
                     choices = _texts(part.value, names)
                 except AssertionError:

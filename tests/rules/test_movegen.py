@@ -20,6 +20,7 @@ from rules import (
     GameState,
     IllegalMove,
     Layout,
+    Move,
     Place,
     WordSet,
     apply,
@@ -64,7 +65,9 @@ def brute_force(state: GameState, player: int) -> set[frozenset[tuple[int, str]]
     layout = state.config.layout
     width, height = layout.width, layout.height
     hand = state.hands[player]
-    letters = sorted({c for word in state.config.words.words for c in word})
+    words = state.config.words
+    assert isinstance(words, WordSet)  # positions() plays on a WordSet
+    letters = sorted({c for word in words.words for c in word})
     lines = [[r * width + c for c in range(width)] for r in range(height)]
     lines += [[c + r * width for r in range(height)] for c in range(width)]
     found: set[frozenset[tuple[int, str]]] = set()
@@ -111,8 +114,8 @@ def positions(draw: st.DrawFn) -> GameState:
     state = new_game(config, [tuple("AEERSTT"), tuple("AERST")])
     rng = random.Random(draw(st.integers(0, 2**32)))
     for _ in range(draw(st.integers(0, 5))):
-        hand = tuple(rng.choice(LETTERS) for _ in range(rng.randint(2, 5)))
-        state = replace(state, hands=(hand, state.hands[1]), turn=0)
+        dealt = tuple(rng.choice(LETTERS) for _ in range(rng.randint(2, 5)))
+        state = replace(state, hands=(dealt, state.hands[1]), turn=0)
         moves = generated(state, 0)
         if not moves:
             continue
@@ -213,6 +216,7 @@ def _midgame(config, seed: int, placements: int = 10) -> GameState:
     state = new_game(config, hands, reserve)
     done = 0
     while done < placements and not state.over:
+        place: Move
         moves = generate(position(view(state, state.turn)), diables=0)
         if moves:
             move = rng.choice(moves)

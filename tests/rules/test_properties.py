@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from rules import (
     Exchange,
+    Move,
     Pass,
     PointsScored,
     Resign,
@@ -43,6 +44,7 @@ def play(mode: str, n_players: int, seed: int):
     history = []
     while not state.over:
         roll = rng.random()
+        move: Move
         if state.move_count >= MAX_MOVES or roll < 0.01:
             move = Resign(rng.choice(state.active_players()), timeout=roll < 0.005)
         elif roll < 0.06:

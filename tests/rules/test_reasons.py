@@ -23,7 +23,7 @@ from rules import (
     view,
 )
 from rules.material import BLACK, GREEN, RED
-from rules.strategy import HEAVY, best_moves, choose_move
+from rules.strategy import HEAVY, Reason, best_moves, choose_move
 
 
 @cache
@@ -43,7 +43,7 @@ def positions(mode: str, players: int, seed: int, every: int) -> tuple[GameState
 CASES = [("marque", 2, 1, 5), ("marque", 3, 4, 6), ("sans-marque", 3, 3, 3)]
 
 
-def codes(suggestion) -> dict[str, object]:
+def codes(suggestion) -> dict[str, Reason]:
     return {reason.code: reason for reason in suggestion.reasons}
 
 

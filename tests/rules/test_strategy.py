@@ -14,6 +14,7 @@ from rules import (
     Exchange,
     GameState,
     IllegalMove,
+    Move,
     Pass,
     Place,
     PointsScored,
@@ -48,7 +49,7 @@ def new(mode: str, players: int, seed: int) -> tuple[GameState, random.Random]:
 
 def play(
     mode: str, levels: tuple[str, ...], seed: int, stop: int | None = None, open_end: bool = False
-) -> tuple[GameState, list[tuple[object, str]], GameState]:
+) -> tuple[GameState, list[tuple[Move, str]], GameState]:
     """A game between bots of ``levels`` (seat order) to the end, or ``stop`` moves;
     with ``open_end``, the position before the move that would end the game."""
     state, rng = new(mode, len(levels), seed)

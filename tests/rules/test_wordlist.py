@@ -8,6 +8,7 @@ import lzma
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -270,7 +271,7 @@ def test_corrupt_trie_is_detected(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_bench_reports_figures() -> None:
-    figures = wordlist.bench("fr", lookups=2_000)
+    figures: dict[str, Any] = wordlist.bench("fr", lookups=2_000)
     assert figures["list_id"] == "fr-1"
     assert figures["word_count"] == len(wordlist.load("fr"))
     assert figures["load_seconds"] < 0.5

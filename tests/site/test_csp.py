@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -23,7 +24,7 @@ def policy(response) -> dict[str, list[str]]:
 
 
 @pytest.fixture
-def game_pages(db) -> dict[str, str]:
+def game_pages(db) -> dict[str, Any]:
     """A table waiting for players and a running game, as their seated players see them."""
     import random
 

@@ -10,6 +10,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core import mail
@@ -19,6 +20,9 @@ from diamino_site.env import env_addresses
 from monitoring.errors import before_send
 from monitoring.request_id import RequestIdFilter
 from tests.site.processes import python_run, settings_of
+
+if TYPE_CHECKING:
+    from sentry_sdk.types import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +107,7 @@ def test_env_addresses_refuses_what_is_not_an_address() -> None:
 
 
 def test_before_send_keeps_the_page_and_drops_what_was_sent_and_who_sent_it() -> None:
-    event = {
+    event: Event = {
         "message": f"failed for {EMAIL}",
         "request": {
             "url": "http://testserver/parties/3/",

@@ -20,7 +20,8 @@ def test_a_task_goes_through_redis_and_a_real_worker() -> None:
     from diamino_site.celery import app, ping
 
     assert app.conf.task_always_eager is False
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    # celery-types: start_worker wants a Celery[Task], the app's tasks are DatabaseTask (invariant).
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):  # type: ignore[arg-type]
         result = ping.delay("bonjour")
         assert result.get(timeout=20) == "bonjour"
 
