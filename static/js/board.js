@@ -32,6 +32,7 @@
   let selected = null; // the hand tile waiting for a square
   let cursor = null; // where typed letters start
   let typed = 0; // letters typed since the cursor was set
+  let typing = Promise.resolve(); // the typed letters, placed one after the other
   let direction = "across";
   let mode = "place"; // or "exchange"
   let exchange = new Set(); // hand tiles chosen for an exchange
@@ -464,7 +465,9 @@
     } else if (/^[a-z]$/i.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       if (!cursor) setCursor(sq);
-      typeLetter(event.key);
+      // In order: a letter typed while the joker's letter is asked waits for that tile.
+      const key = event.key;
+      typing = typing.then(() => typeLetter(key)).catch((error) => console.error(error));
     }
   }
 
