@@ -103,6 +103,10 @@ class Game(models.Model):
     # a worker, and when every move's ``analysis`` was stored.
     analysis_queued_at = models.DateTimeField(_("analysis queued"), null=True, blank=True)
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
+    # How many chat messages the game has, kept by ``services.chat_post`` in the
+    # message's transaction (no code deletes one): the game page reads the
+    # messages only when there are some, and most games have none.
+    chat_count = models.PositiveIntegerField(_("chat messages"), default=0)
 
     # Not columns: what ``selectors.my_games`` sets on the games it lists, for the templates.
     deadline: datetime | None

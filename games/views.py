@@ -40,7 +40,7 @@ from games.forms import (
     UnseatComputerForm,
     VersionForm,
 )
-from games.models import Game
+from games.models import ChatMessage, Game
 
 # How often a page waiting for a computer player's reply looks for it: the
 # reply comes within seconds (``DIAMINO_BOT_DELAY_SECONDS`` plus the search).
@@ -380,9 +380,7 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         "view": view,
         "urls": _urls(game),
         "can_chat": seated,
-        # Read only if a template shows the chat: the game-area fragment (after a
-        # move, for the poll) does not, and saves the query.
-        "chat_messages": SimpleLazyObject(lambda: selectors.chat_messages(game)),
+        "chat_messages": _chat_messages(game),
         "chat_form": ChatForm(),
         "poll_seconds": COMPUTER_POLL_SECONDS
         if view.computer_to_move
@@ -400,6 +398,17 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         context["replay_json"] = view.replay
     context.update(extra)
     return context
+
+
+def _chat_messages(game: Game) -> list[ChatMessage] | SimpleLazyObject:
+    """The chat's messages, read only if a template shows them and there are some.
+
+    The game-area fragment (after a move, for the poll) shows no chat; most
+    games have no message, which ``Game.chat_count`` says without a query.
+    """
+    if not game.chat_count:
+        return []
+    return SimpleLazyObject(lambda: selectors.chat_messages(game))
 
 
 @login_required
@@ -559,7 +568,10 @@ def chat(request: SignedInRequest, game_id: int) -> HttpResponse:
     status = 200
     if form.is_valid():
         try:
-            services.chat_post(game_id=game_id, author=request.user, text=form.cleaned_data["text"])
+            posted = services.chat_post(
+                game_id=game_id, author=request.user, text=form.cleaned_data["text"]
+            )
+            game = posted.game  # with the new message's count: the list shows it
         except GameError as exc:
             if exc.status == 403:
                 raise Http404 from exc

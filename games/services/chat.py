@@ -17,7 +17,11 @@ CHAT_MAX_LENGTH = 500
 
 @transaction.atomic
 def chat_post(*, game_id: int, author: User, text: str) -> ChatMessage:
-    """A short plain-text message to the table, for seated players only."""
+    """A short plain-text message to the table, for seated players only.
+
+    Counts it on the game (``Game.chat_count``); the message's ``game`` is the
+    row with the new count.
+    """
     game = locked_game(game_id)
     seat_of(game, author)
     text = text.strip()
@@ -32,4 +36,8 @@ def chat_post(*, game_id: int, author: User, text: str) -> ChatMessage:
     except ratelimit.RateLimited as exc:
         message = gettext("Slow down: you can write again in %(wait)s.") % {"wait": exc.wait}
         raise GameError("chat-fast", message, status=429) from None
-    return ChatMessage.objects.create(game=game, author=author, text=text)
+    posted = ChatMessage.objects.create(game=game, author=author, text=text)
+    # The game is locked: its count is this transaction's to change.
+    game.chat_count += 1
+    game.save(update_fields=["chat_count"])
+    return posted
