@@ -380,7 +380,8 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # WhiteNoise's manifest storage, each name's URL kept once found.
+            else "diamino_site.storage.ManifestStaticFilesStorage"
         )
     },
 }
