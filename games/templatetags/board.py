@@ -12,12 +12,13 @@ are the catalogue's entries that template used, same message ids.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from html import escape
 
 from django import template
 from django.template.context import Context
 from django.urls import get_script_prefix
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 
@@ -133,6 +134,21 @@ def points_formats() -> SafeString:
     """
     forms = (ngettext("%(counter)s point", "%(counter)s points", n) for n in (1, 2))
     return format_html('data-t-point="{}" data-t-points="{}"', *forms)
+
+
+@register.simple_tag
+def letter_values_script(values: dict[str, int]) -> SafeString:
+    """``values|json_script:"letter-values"`` (board.js's points of each letter), from a memo.
+
+    The same few tile sets on every page: ``json_script`` built the same 27 entries
+    each time (about 30 µs); the memo keys on the entries themselves.
+    """
+    return _letter_values_script(tuple(values.items()))
+
+
+@lru_cache(maxsize=16)
+def _letter_values_script(items: tuple[tuple[str, int], ...]) -> SafeString:
+    return json_script(dict(items), "letter-values")
 
 
 class SharedFragmentNode(template.Node):
