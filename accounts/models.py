@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+
+def player_url(username: str) -> str:
+    """The public page of the player named ``username``, from a memo.
+
+    Every page links the viewer's own page, and the game page each seated
+    player's: a ``reverse()`` each (about 30 µs); the same name gives the same
+    URL for a given script prefix and URL configuration, the memo's keys.
+    """
+    return _player_url(get_script_prefix(), settings.ROOT_URLCONF, username)
+
+
+@lru_cache(maxsize=4096)
+def _player_url(script_prefix: str, urlconf: str, username: str) -> str:
+    return reverse("accounts:player", args=[username])  # reads the script prefix itself
 
 
 class TurnEmails(models.TextChoices):
@@ -106,7 +124,7 @@ class User(AbstractUser):
         return bool(self.bot_level)
 
     def get_absolute_url(self) -> str:
-        return reverse("accounts:player", kwargs={"username": self.username})
+        return player_url(self.username)
 
 
 class Vacation(models.Model):

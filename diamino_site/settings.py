@@ -153,6 +153,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The site's own tags, for templates/base.html (diamino_site is not an app).
+            "libraries": {"site": "diamino_site.site_tags"},
         },
     }
 ]
@@ -380,7 +382,8 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # WhiteNoise's manifest storage, each name's URL kept once found.
+            else "diamino_site.storage.ManifestStaticFilesStorage"
         )
     },
 }

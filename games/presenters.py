@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 import rules
 from games import reasons
@@ -267,3 +267,17 @@ class Hint:
             "reasons": tuple(data.get("reasons", ())),
         }
         return cls(**fields | {"left": left})
+
+
+def tab_title(view: GameView, number: int) -> str:
+    """The game tab's title, "(Your turn) Game 12" when the viewer is to move.
+
+    Shown twice on the page (``<title>`` and the game area's ``data-tab-title``,
+    which the poll's fragment brings to ``static/js/tab.js``): worked out once
+    here rather than by an ``{% include %}`` of a template each time (0.1 ms each).
+    Plain text, escaped where the template writes it.
+    """
+    title = gettext("Game %(number)s") % {"number": number}
+    if view.is_my_turn and not view.over:
+        return f"{gettext('(Your turn)')} {title}"
+    return title

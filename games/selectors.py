@@ -16,12 +16,11 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
 import rules
-from accounts.models import User
+from accounts.models import User, player_url
 from games import bridge, clock, page_cache, policies, reasons
 from games.compiled import CompiledQuery
 from games.models import ChatMessage, Game, Invitation, Move, Seat
@@ -59,7 +58,7 @@ def _profile_url(seat: Seat) -> str | None:
         or player.is_computer
     ):
         return None
-    return reverse("accounts:player", args=[player.username])
+    return player_url(player.username)
 
 
 def game_view(game: Game, viewer: User | None) -> GameView:

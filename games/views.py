@@ -27,7 +27,7 @@ from accounts.permissions import player_required
 from accounts.requests import HtmxRequest, SignedInRequest
 from diamino_site import ratelimit
 from diamino_site.ratelimit import limited
-from games import bridge, clock, page_cache, selectors, services
+from games import bridge, clock, page_cache, presenters, selectors, services
 from games.errors import GameError
 from games.forms import (
     ChatForm,
@@ -60,7 +60,7 @@ def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
 
 
 def _urls(game: Game) -> dict[str, str]:
-    """The game page's URLs for ``game``: 14 ``reverse()`` once per process, then a replace."""
+    """The game page's URLs for ``game``: 15 ``reverse()`` once per process, then a replace."""
     pk = str(game.pk)
     return {name: url.replace(_URL_PK, pk) for name, url in _url_patterns(get_script_prefix())}
 
@@ -88,7 +88,10 @@ def _url_patterns(script_prefix: str) -> tuple[tuple[str, str], ...]:
             "give_time",
             "unseat_bot",
         )
-    } | {"check_word": reverse("games:check_word")}
+    } | {
+        "check_word": reverse("games:check_word"),
+        "report": reverse("moderation:report", args=[int(_URL_PK)]),
+    }
     return tuple(urls.items())
 
 
@@ -379,6 +382,7 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         "game": game,
         "view": view,
         "urls": _urls(game),
+        "tab_title": presenters.tab_title(view, game.pk),
         "can_chat": seated,
         "chat_messages": _chat_messages(game),
         "chat_form": ChatForm(),

@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import json_script
 
 from games.presenters import (
     AnalysisView,
@@ -32,6 +33,7 @@ from games.presenters import (
     SquareView,
     TileView,
     notation_shown,
+    tab_title,
 )
 
 LAYOUT = """\
@@ -65,6 +67,7 @@ URLS = {
     "chat": "/parties/7/chat/",
     "record": "/parties/7/partie.txt",
     "check_word": "/mots/verifier/",
+    "report": "/parties/7/signaler/",
 }
 
 
@@ -160,6 +163,7 @@ def render(template: str = "games/game.html", *, language: str = "en", **context
         "game": SimpleNamespace(pk=7),
         "view": game_view(),
         "urls": URLS,
+        "tab_title": "Game 7",
         "chat_messages": [],
         "can_chat": True,
     }
@@ -529,3 +533,28 @@ def test_a_notation_is_shown_in_the_reader_s_language(notation, english):
         assert notation_shown(notation) == english
     with translation.override("fr"):
         assert notation_shown(notation) == notation
+
+
+@pytest.mark.parametrize(
+    ("language", "mine", "theirs"),
+    [("en", "(Your turn) Game 12", "Game 12"), ("fr", "(À vous) Partie 12", "Partie 12")],
+)
+def test_the_tab_title_names_the_game_and_says_when_it_is_the_viewer_s_turn(
+    language, mine, theirs
+) -> None:
+    with translation.override(language):
+        assert tab_title(game_view(is_my_turn=True), 12) == mine
+        assert tab_title(game_view(is_my_turn=False), 12) == theirs
+        assert tab_title(game_view(is_my_turn=True, over=True), 12) == theirs
+
+
+def test_the_page_shows_the_tab_title_in_its_title_and_its_game_area() -> None:
+    html = render(tab_title="(Your turn) Game <b>&")
+    assert "<title>(Your turn) Game &lt;b&gt;&amp; · Diamino</title>" in html
+    assert 'data-tab-title="(Your turn) Game &lt;b&gt;&amp; · Diamino"' in html
+
+
+def test_the_letters_values_script_is_json_script_s_for_each_set_of_values() -> None:
+    for values in (VALUES, {"Z": 10, "<b>&": 1}, VALUES):
+        html = render(view=game_view(letter_values=values))
+        assert str(json_script(values, "letter-values")) in html

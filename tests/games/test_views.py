@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
+from django.urls import reverse, set_script_prefix
 
 import rules
 from benchmarks.web.page import form_fields
@@ -429,3 +429,45 @@ def test_an_english_page_calls_the_tile_a_joker_never_a_diable(alice, bob) -> No
     # What is left is markup (class names and ids), never words a player reads.
     words = re.sub(r"(is-diable|diable-(dialog|title|hint)|data-t-diable)", "", html)
     assert "diable" not in words.lower()
+
+
+def test_each_game_s_page_links_to_its_own_game(alice, bob) -> None:
+    first, second = start_game([alice, bob]), start_game([alice, bob])
+    for game, other in ((first, second), (second, first)):
+        html = client_for(alice).get(reverse("games:page", args=[game.pk])).content.decode()
+        mine = reverse(
+            "games:play" if seat_at(game, 0).player == alice else "games:page", args=[game.pk]
+        )
+        assert f'"{mine}' in html  # the move form, or the poll while waiting
+        assert f'action="{reverse("games:chat", args=[game.pk])}"' in html
+        assert f'<a href="{reverse("moderation:report", args=[game.pk])}">' in html
+        assert f'"/parties/{other.pk}/' not in html
+
+
+def links(html: str) -> list[str]:
+    return re.findall(r'(?:href|action|hx-get|hx-post)="(/[^"]*)"', html)
+
+
+def test_behind_a_script_prefix_the_page_s_links_carry_it_and_only_there(game) -> None:
+    client = client_for(seat_at(game, 0).player)
+    page = reverse("games:page", args=[game.pk])
+    plain = client.get(page).content.decode()  # first without: nothing kept is reused below
+    # What Django's WSGI handler does with a request's SCRIPT_NAME (the test client does not).
+    set_script_prefix("/sous/")
+    try:
+        prefixed = client.get(page).content.decode()
+    finally:
+        set_script_prefix("/")
+    again = client.get(page).content.decode()
+    # Not through reverse(): the icon at the site's root, the static files (their storage
+    # takes the prefix once), and the board's cached legend (games/page_cache.py).
+    ours = [
+        url
+        for url in links(prefixed)
+        if url != "/favicon.ico" and not url.startswith("/static/") and not url.endswith("#cases")
+    ]
+    assert len(ours) > 15
+    assert all(url.startswith("/sous/") for url in ours), ours
+    assert "/sous/joueurs/bob/" in ours and f"/sous/parties/{game.pk}/signaler/" in ours
+    assert links(again) == links(plain)
+    assert not any(url.startswith("/sous") for url in links(again))
