@@ -75,7 +75,7 @@ class _Channel(kombu_redis.Channel):
             return
         shared = self._shared_client
         if shared is None or shared.connection_pool is not self.pool:
-            shared = self._shared_client = self._create_client()
+            shared = self._shared_client = self._create_client()  # type: ignore[attr-defined]  # kombu's, not in its stubs
         yield shared
 
 

@@ -29,7 +29,6 @@ import re
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-import rules
 from games import bridge, page_cache, selectors
 from games.models import Game, Move
 from games.templatetags.board import board_squares
@@ -90,7 +89,7 @@ def patched(old: str, game: Game, last: set[str]) -> str | None:
     if not changed:
         return old
     config = bridge.config_of(game)
-    board = rules.state_from_dict(game.state, config).board
+    board = bridge.state_of(game).board
     labels = _labels()
     html = old
     for square in selectors.squares_named(config, board, sorted(changed), last):

@@ -169,7 +169,9 @@ class CompiledQuery(Generic[M]):
         return found
 
 
-_UPDATES: dict[tuple[type, tuple[str, ...], str], tuple[str, tuple[Any, ...]]] = {}
+_UPDATES: dict[
+    tuple[type, tuple[str, ...], str], tuple[str, tuple[models.Field[Any, Any], ...]]
+] = {}
 
 
 def save_fields(obj: models.Model, names: tuple[str, ...] | list[str]) -> None:
@@ -197,9 +199,10 @@ def save_fields(obj: models.Model, names: tuple[str, ...] | list[str]) -> None:
     if made is None:
         meta = model._meta
         quote = connection.ops.quote_name
-        fields = tuple(meta.get_field(name) for name in names)
-        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]  # concrete fields
-        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"  # type: ignore[union-attr]
+        fields = tuple(_concrete(meta.get_field(name)) for name in names)
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+        primary = _concrete(meta.pk)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(primary.column)} = %s"
         made = _UPDATES[key] = (sql, fields)
     sql, fields = made
     values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in fields]
@@ -208,3 +211,10 @@ def save_fields(obj: models.Model, names: tuple[str, ...] | list[str]) -> None:
         changed = cursor.rowcount
     if changed < 1:
         raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def _concrete(field: Any) -> models.Field[Any, Any]:
+    """``field`` if it is a column of the model's table (what ``save(update_fields=…)`` takes)."""
+    if not isinstance(field, models.Field) or not field.concrete or field.column is None:
+        raise ValueError(f"{field!r} is not a concrete field")
+    return field

@@ -168,7 +168,7 @@ def site_on_private_redis(redis_server: RedisServer, settings) -> Iterator[Redis
     finally:
         # celery-types: read-only properties, as in point_the_site_at.
         app.conf.broker_url, app.conf.result_backend, app.conf.task_always_eager = before  # type: ignore[misc]
-        app.conf.broker_transport = transport_before  # type: ignore[misc]
+        app.conf.broker_transport = transport_before
         _forget_broker_connections(app)
         outage.forget_all()  # the next test's server is another one
         resilient.forget_missed_deletes()

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from diamino_site import outage
+from diamino_site.cache import ResilientRedisCache
 from tests.factories import PASSWORD, make_player
 from tests.faults.redis_server import RedisServer, free_port, redis_server  # noqa: F401 (fixture)
 
@@ -73,6 +74,8 @@ def test_log_in_answers_and_the_limit_holds_with_redis_refusing(redis_refusing, 
 
 def test_a_count_falls_back_to_the_process_with_redis_refusing(redis_refusing) -> None:
     cache = caches["default"]
+    assert isinstance(cache, ResilientRedisCache)
+    assert isinstance(cache, ResilientRedisCache)
     assert [cache.count_up("count", 2, 60) for _ in range(3)] == [2, 4, 6]
 
 
@@ -87,6 +90,7 @@ def test_a_count_in_redis_is_made_once_with_its_expiry_and_then_only_counted(
         }
     }
     cache = caches["default"]
+    assert isinstance(cache, ResilientRedisCache)
     assert cache.count_up("count", 1, 60) == 1
     assert cache.get("count") == 1  # what Django's own get reads
     raw = redis.Redis.from_url(redis_server.url)
