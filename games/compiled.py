@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from django.db import connections, models
+from django.db import DatabaseError, connections, models
+from django.db.models import signals
 from django.db.models.query import (  # type: ignore[attr-defined]  # get_related_populators: private
     ValuesListIterable,
     get_related_populators,
@@ -166,3 +167,54 @@ class CompiledQuery(Generic[M]):
                 populator.populate(row, obj)
             found.append(obj)
         return found
+
+
+_UPDATES: dict[
+    tuple[type, tuple[str, ...], str], tuple[str, tuple[models.Field[Any, Any], ...]]
+] = {}
+
+
+def save_fields(obj: models.Model, names: tuple[str, ...] | list[str]) -> None:
+    """``obj.save(update_fields=names)``, its ``UPDATE`` written once per model, fields and vendor.
+
+    A move saves the game and the seats it changed: through the ORM each save
+    built its SQL again (about 0.3 ms of CPU, twice what the statement costs).
+    The same statement, with each field's value prepared as ``save`` prepares
+    it, and the same refusal when no row was changed. A model whose ``save``
+    is its own, or that something listens to (``pre_save``/``post_save``), is
+    saved by ``save`` itself, so that nothing is skipped.
+    """
+    model = type(obj)
+    if (
+        model.save is not models.Model.save
+        or signals.pre_save.has_listeners(model)
+        or signals.post_save.has_listeners(model)
+    ):
+        obj.save(update_fields=names)
+        return
+    using = obj._state.db or "default"
+    connection = connections[using]
+    key = (model, tuple(names), connection.vendor)
+    made = _UPDATES.get(key)
+    if made is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        fields = tuple(_concrete(meta.get_field(name)) for name in names)
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+        primary = _concrete(meta.pk)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(primary.column)} = %s"
+        made = _UPDATES[key] = (sql, fields)
+    sql, fields = made
+    values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, obj.pk])
+        changed = cursor.rowcount
+    if changed < 1:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def _concrete(field: Any) -> models.Field[Any, Any]:
+    """``field`` if it is a column of the model's table (what ``save(update_fields=…)`` takes)."""
+    if not isinstance(field, models.Field) or not field.concrete or field.column is None:
+        raise ValueError(f"{field!r} is not a concrete field")
+    return field

@@ -27,10 +27,12 @@ version is a new key, and the old ones expire (``TIMEOUT``).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.core.signals import request_started
 from django.utils.translation import get_language
 
 from games.models import Game
@@ -38,33 +40,82 @@ from games.models import Game
 TIMEOUT = 24 * 3600  # seconds: a version is read within hours; older ones go
 
 
-def version_key(game: Game) -> str:
-    """The game's id, version, status, start and analysis: what every shared part depends on."""
+def version_key(game: Game, *, version: int | None = None, status: str | None = None) -> str:
+    """The game's id, version, status, start and analysis: what every shared part depends on.
+
+    ``version`` and ``status``: those of another version of the game than the
+    row's (the one before a move, ``games/board_update.py``).
+    """
     started = int(game.started_at.timestamp() * 1_000_000) if game.started_at else 0
     analysed = int(game.analysed_at.timestamp() * 1_000_000) if game.analysed_at else 0
-    return f"{game.pk}.{game.move_count}.{game.status}.{started}.{analysed}"
+    version = game.move_count if version is None else version
+    return f"{game.pk}.{version}.{status or game.status}.{started}.{analysed}"
+
+
+# What this thread stored during the request, by key: the answer to a move stores
+# the new version's board and moves (games/board_update.py) and reads them back at
+# once. An entry never changes (a new version is a new key); forgotten when the
+# next request starts all the same, so that nothing outlives a request.
+_this_request = threading.local()
+
+
+def _forget_stored(**_kwargs: Any) -> None:
+    _this_request.entries = {}
+
+
+request_started.connect(_forget_stored, dispatch_uid="games.page_cache.forget_stored")
+
+
+def stored(key: str) -> Any:
+    """The value under ``key``: stored during this request, else the cache's (None if missing)."""
+    recent = getattr(_this_request, "entries", {})
+    return recent[key] if key in recent else cache.get(key)
+
+
+def store(key: str, value: Any) -> None:
+    """Keep ``value`` under ``key`` (a version's, never changed), for this thread's next read too."""
+    cache.set(key, value, TIMEOUT)
+    recent = getattr(_this_request, "entries", None)
+    if recent is None or len(recent) >= 4:
+        recent = _this_request.entries = {}
+    recent[key] = value
+
+
+def move_rows_key(game: Game, *, version: str = "") -> str:
+    """Where ``move_rows`` keeps the rows of ``game``'s version (``version``: another one's key)."""
+    return f"game-moves:{version or version_key(game)}"
 
 
 def move_rows(game: Game, read: Callable[[], list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
     """The game's move rows (``read()`` on a miss), the same for every viewer of this version."""
-    key = f"game-moves:{version_key(game)}"
-    rows = cache.get(key)
+    key = move_rows_key(game)
+    rows = stored(key)
     if rows is None:
         rows = read()
-        cache.set(key, rows, TIMEOUT)
+        store(key, rows)
     return rows
 
 
 def fragment(name: str, key: str, render: Callable[[], str]) -> str:
     """The HTML ``render()`` makes for ``key`` in the active language, from the cache if there."""
-    full = f"game-fragment:{name}:{key}:{get_language() or ''}"
-    html = cache.get(full)
+    full = fragment_key(name, key)
+    html = stored(full)
     if html is None:
         html = render()
-        cache.set(full, html, TIMEOUT)
+        store(full, html)
     return html
 
 
-def board_key(game: Game, *, seated: bool, hint_squares: tuple[str, ...] = ()) -> str:
-    """What the board's HTML depends on besides the language (the template adds it)."""
-    return f"{version_key(game)}.{int(seated)}.{'-'.join(sorted(hint_squares))}"
+def fragment_key(name: str, key: str) -> str:
+    """Where ``fragment`` keeps the HTML of ``name`` for ``key`` in the active language."""
+    return f"game-fragment:{name}:{key}:{get_language() or ''}"
+
+
+def board_key(
+    game: Game, *, seated: bool, hint_squares: tuple[str, ...] = (), version: str = ""
+) -> str:
+    """What the board's HTML depends on besides the language (the template adds it).
+
+    ``version``: another version's key (``version_key(game, version=…)``) than the row's.
+    """
+    return f"{version or version_key(game)}.{int(seated)}.{'-'.join(sorted(hint_squares))}"

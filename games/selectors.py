@@ -8,6 +8,7 @@ fetched once, whatever the number of moves.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timedelta
@@ -80,7 +81,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     state = rules.state_from_dict(game.state, config) if game.state else None
     over = game.is_over
     board = state.board if state else "." * (layout.width * layout.height)
-    last = _last_squares(moves[-1][-1]) if moves else set()
+    last = last_squares(moves[-1][-1]) if moves else set()
     columns = board_columns(config)
     hinted = set(hint.squares) if hint else set()
     # Built only if the board is drawn: its HTML is usually in the cache (games/page_cache.py).
@@ -289,25 +290,50 @@ def board_rows(
     values = dict(config.tiles.values)
     hinted = hinted or set()
     squares = [
-        SquareView(name=name, col=c, row=r, kind=kind, is_hint=name in hinted)
-        if ch == "."
-        else SquareView(
-            name=name,
-            col=c,
-            row=r,
-            kind=kind,
-            letter=ch.upper(),
-            is_diable=ch.islower(),
-            value=0 if ch.islower() else values.get(ch, 0),
-            is_last_move=name in last,
-        )
-        for (name, c, r, kind), ch in zip(_squares(layout), board, strict=True)
+        _square_view(square, ch, values, last, hinted)
+        for square, ch in zip(_squares(layout), board, strict=True)
     ]
     width = layout.width
     return tuple(tuple(squares[i : i + width]) for i in range(0, len(squares), width))
 
 
-def _last_squares(record: dict[str, Any]) -> set[str]:
+def squares_named(
+    config: rules.GameConfig, board: str, names: Iterable[str], last: set[str]
+) -> list[SquareView]:
+    """The squares ``names`` as ``board_rows`` draws them with no hint: those a move changed."""
+    values = dict(config.tiles.values)
+    index = {square[0]: (k, square) for k, square in enumerate(_squares(config.layout))}
+    found = []
+    for name in names:
+        k, square = index[name]
+        found.append(_square_view(square, board[k], values, last, set()))
+    return found
+
+
+def _square_view(
+    square: tuple[str, int, int, str],
+    ch: str,
+    values: dict[str, int],
+    last: set[str],
+    hinted: set[str],
+) -> SquareView:
+    """One square: ``ch`` is its character in the board's text ("." when empty)."""
+    name, c, r, kind = square
+    if ch == ".":
+        return SquareView(name=name, col=c, row=r, kind=kind, is_hint=name in hinted)
+    return SquareView(
+        name=name,
+        col=c,
+        row=r,
+        kind=kind,
+        letter=ch.upper(),
+        is_diable=ch.islower(),
+        value=0 if ch.islower() else values.get(ch, 0),
+        is_last_move=name in last,
+    )
+
+
+def last_squares(record: dict[str, Any]) -> set[str]:
     """The squares the move recorded as ``record`` placed tiles on."""
     return {square for square, _letter in record.get("place", [])}
 
@@ -348,6 +374,38 @@ _CHAT: CompiledQuery[ChatMessage] = CompiledQuery(
     int,
 )
 CHAT_SHOWN = 50  # the game page shows the last 50 messages
+
+
+def move_rows_after(game: Game, move: Move, *, before: str) -> None:
+    """Store the move rows of ``game``'s version ``move`` made: those of the version
+    ``before`` (its key) from the cache, and ``move``'s; nothing when they are not there.
+
+    What ``_MOVE_ROWS`` reads, without the query: ``move`` is the row just
+    inserted, its JSON values made what the database gives back (lists, not tuples).
+    """
+    rows = page_cache.move_rows_key(game, version=before)
+    previous = page_cache.stored(rows)
+    if previous is None or len(previous) != move.number - 1:
+        return
+    row = (
+        move.number,
+        move.seat_id,
+        str(move.kind),
+        move.notation,
+        _as_stored(move.words),
+        move.points,
+        move.created_at,
+        _as_stored(move.analysis),
+        _as_stored(move.record),
+    )
+    page_cache.store(page_cache.move_rows_key(game), [*previous, row])
+
+
+def _as_stored(value: Any) -> Any:
+    """A JSON field's value as the database returns it (``JSONField`` without an encoder)."""
+    return json.loads(json.dumps(value))
+
+
 _MOVE_ROWS: CompiledQuery[Any] = CompiledQuery(
     lambda game_id, up_to: (
         Move.objects.filter(game_id=game_id, number__lte=up_to)

@@ -27,7 +27,7 @@ from accounts.permissions import player_required
 from accounts.requests import HtmxRequest, SignedInRequest
 from diamino_site import ratelimit
 from diamino_site.ratelimit import limited
-from games import bridge, clock, page_cache, presenters, selectors, services
+from games import board_update, bridge, clock, page_cache, presenters, selectors, services
 from games.errors import GameError
 from games.forms import (
     ChatForm,
@@ -459,6 +459,8 @@ def play(request: SignedInRequest, game_id: int) -> HttpResponse:
     except rules.IllegalMove as exc:
         game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, exc.message(get_language() or "fr"), 400)
+    # The new version's board and moves, for the answer: the ones before, with this move.
+    board_update.after_move(played.game, played)
     return _after_move(request, played.game)
 
 

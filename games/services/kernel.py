@@ -35,7 +35,7 @@ import rules
 from accounts.models import User
 from accounts.permissions import can_play
 from games import bridge, clock, notify, signals
-from games.compiled import CompiledQuery
+from games.compiled import CompiledQuery, save_fields
 from games.errors import GameError, moved_on, not_a_player
 from games.models import Game, Invitation, Move, Seat
 
@@ -214,7 +214,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
         game.turn_started_at = now
         game.turn_extra_days = 0
     game.to_move = to_move
-    game.save(update_fields=[*changed, "to_move"])
+    save_fields(game, [*changed, "to_move"])
     notify.move_played(game, row)
     if result is not None:
         signals.game_finished.send(sender=Game, game=game)
@@ -245,5 +245,5 @@ def save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
             seat.is_winner = position in result.winners
             seat.rank = places[position]
         if tuple(getattr(seat, name) for name in SEAT_FIELDS) != before:
-            seat.save(update_fields=list(SEAT_FIELDS))
+            save_fields(seat, SEAT_FIELDS)
     return {seat.drawn_position: seat for seat in seats}

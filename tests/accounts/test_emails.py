@@ -11,7 +11,7 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from accounts.emails import build_email, unsubscribe_url, wants_email
+from accounts.emails import build_email, has_confirmed_address, unsubscribe_url, wants_email
 from accounts.models import TurnEmails, User
 from accounts.services import user_delete
 from tests.emails import html_of
@@ -98,6 +98,26 @@ def test_deleted_inactive_and_unconfirmed_players_get_nothing() -> None:
     unconfirmed = make_player("new", verified=False)
     for user in (deleted, inactive, unconfirmed):
         assert not any(wants_email(user, kind) for kind in ("turn", "invitations", "game-over"))
+
+
+def test_an_address_counts_as_confirmed_only_if_verified_for_that_player_in_any_case() -> None:
+    # Each case as the ORM's iexact query answered it before the check was compiled.
+    player = make_player("Ana_B", email="Ana_B%x@Example.com")
+    other = make_player("other", email="anaxb%x@example.com")
+    EmailAddress.objects.create(user=other, email="ana_b%x@example.com", verified=True)
+    assert has_confirmed_address(player)
+    assert has_confirmed_address(other)
+    # LIKE's wildcards in the address match only themselves ("%" would match the "x").
+    player.email = "ana_b%@example.com"
+    assert not has_confirmed_address(player)
+    player.email = "anaxb%x@example.com"  # the other player's address, not this one's
+    assert not has_confirmed_address(player)
+    player.email = "ANA_B%X@EXAMPLE.COM"
+    assert has_confirmed_address(player)
+    EmailAddress.objects.filter(user=player).update(verified=False)
+    assert not has_confirmed_address(player)
+    player.email = ""
+    assert not has_confirmed_address(player)
 
 
 def test_it_refuses_an_unknown_kind_of_email(sample_email_templates: None) -> None:

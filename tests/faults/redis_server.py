@@ -129,6 +129,8 @@ def point_the_site_at(server: RedisServer, settings) -> None:
     app.conf.task_always_eager = False
     # celery-types declares these settings read-only properties; Celery's conf sets them.
     app.conf.broker_url = server.url  # type: ignore[misc]
+    # As the settings do with a redis:// URL (diamino_site/broker.py).
+    app.conf.broker_transport = "diamino_site.broker:RedisTransport"
     app.conf.result_backend = server.url  # type: ignore[misc]
     app.conf.broker_transport_options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     app.conf.task_publish_retry = settings.CELERY_TASK_PUBLISH_RETRY
@@ -159,12 +161,14 @@ def site_on_private_redis(redis_server: RedisServer, settings) -> Iterator[Redis
     from diamino_site.celery import app
 
     before = (app.conf.broker_url, app.conf.result_backend, app.conf.task_always_eager)
+    transport_before = app.conf.broker_transport
     point_the_site_at(redis_server, settings)
     try:
         yield redis_server
     finally:
         # celery-types: read-only properties, as in point_the_site_at.
         app.conf.broker_url, app.conf.result_backend, app.conf.task_always_eager = before  # type: ignore[misc]
+        app.conf.broker_transport = transport_before
         _forget_broker_connections(app)
         outage.forget_all()  # the next test's server is another one
         resilient.forget_missed_deletes()

@@ -10,8 +10,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Prefetch
+from django.db.models.signals import post_save
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -19,7 +20,7 @@ from django.utils import timezone
 import rules
 from accounts.models import Vacation
 from games import clock, selectors, services
-from games.compiled import CompiledQuery
+from games.compiled import CompiledQuery, save_fields
 from games.models import ChatMessage, Game, Move, Seat
 from games.services import kernel
 from tests.games.conftest import start_game
@@ -188,3 +189,49 @@ def test_the_move_rows_are_the_games_own_up_to_the_version_asked(games) -> None:
             )
             assert selectors._MOVE_ROWS.list(game.pk, up_to) == orm
             assert len(orm) == min(up_to, game.move_count)
+
+
+def test_save_fields_writes_those_fields_of_that_row_alone_as_save_does(games) -> None:
+    first, second = games
+    first_before = _fields(Game.objects.get(pk=first.pk))
+    second_before = _fields(Game.objects.get(pk=second.pk))
+    first.state = {**first.state, "marker": [1, "é"]}
+    first.move_count += 5
+    first.turn_extra_days = 2
+    first.to_move = first.seat_list()[-1]
+    first.end = "not saved"
+    save_fields(first, ["state", "move_count", "turn_extra_days", "to_move"])
+    after = _fields(Game.objects.get(pk=first.pk))
+    assert after == {
+        **first_before,
+        "state": first.state,
+        "move_count": first_before["move_count"] + 5,
+        "turn_extra_days": 2,
+        "to_move_id": first.seat_list()[-1].pk,
+    }
+    assert _fields(Game.objects.get(pk=second.pk)) == second_before
+
+
+def test_save_fields_refuses_a_row_that_is_gone_as_save_does(games) -> None:
+    seat = games[0].seat_list()[0]
+    Seat.objects.filter(pk=seat.pk).update(score=7)
+    seat.pk = 10**9
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        save_fields(seat, ["score"])
+
+
+def test_save_fields_leaves_a_model_with_listeners_to_save(games) -> None:
+    heard = []
+
+    def listener(sender, instance, update_fields, **kwargs) -> None:
+        heard.append(set(update_fields))
+
+    post_save.connect(listener, sender=Seat)
+    try:
+        seat = games[0].seat_list()[0]
+        seat.score = 42
+        save_fields(seat, ["score"])
+    finally:
+        post_save.disconnect(listener, sender=Seat)
+    assert heard == [{"score"}]
+    assert Seat.objects.get(pk=seat.pk).score == 42

@@ -1,0 +1,106 @@
+"""The board's HTML and the move rows after a move, made from the version before it.
+
+The board is drawn once per version of a game (``games/page_cache.py``), and
+the first to draw a new version is the player who just played it, in the
+answer to their move: a full draw of 225 squares was a fifth of that
+request's CPU. A move changes few squares: those it filled, and those the
+move before it had filled (they lose the "last move" mark). The rest of the
+fragment (labels, header, legend) depends on the version only through the
+place of the viewer (seated or not) and the hint, both the same here. So
+the new version's HTML for the mover is the previous version's, from the
+cache, with those squares' ``gridcell`` drawn again by ``board_squares`` and
+put in place; it is stored under the new version's key, where the page finds
+it. Tests compare it with a full draw over many random moves, in French and
+English (``tests/games/test_board_update.py``).
+
+The move rows (the history) likewise: the previous version's, from the
+cache, and the new move's, as the database returns them.
+
+Only for the common case: the game still running, the mover seated without a
+hint (a hint is for one version; the new one has none), and the previous
+version's board in the cache for them. Otherwise nothing is stored and the
+page draws the board as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from games import bridge, page_cache, selectors
+from games.models import Game, Move
+from games.templatetags.board import board_squares
+
+# A square's cell as ``board_squares`` writes it: one ``<div>``, closed by the first ``</div>``.
+_CELL_START = '<div role="gridcell" '
+_CELL_END = "</div>"
+_LAST_MOVE = re.compile(
+    r'<div role="gridcell" [^>]*class="[^"]*\blast-move\b[^"]*" data-square="([^"]+)"'
+)
+
+
+def _labels() -> dict[str, SafeString]:
+    """The board partial's labels (``{% translate … as t_… %}`` in ``games/game.html``), no hint."""
+    return {
+        "t_empty": mark_safe(gettext("empty")),
+        "t_start": mark_safe(gettext("Start")),
+        "t_black": mark_safe(gettext("black square")),
+        "t_green": mark_safe(gettext("green devil")),
+        "t_red": mark_safe(gettext("red devil")),
+        "t_diable": mark_safe(gettext("joker")),
+        "t_last": mark_safe(gettext("last move")),
+        "t_letter": mark_safe(gettext("letter %(letter)s")),
+    }
+
+
+def after_move(game: Game, move: Move) -> None:
+    """Store the board and the move rows of ``game``'s new version, from the version before.
+
+    ``game`` is the row the service saved, ``move`` the move it played. The
+    board is the mover's (seated, no hint); the move rows are every viewer's:
+    the previous version's and ``move``'s, as the database would give them
+    (``selectors.move_rows_after``), without the query.
+    """
+    if game.status != Game.Status.RUNNING or move.number != game.move_count:
+        return
+    before = page_cache.version_key(game, version=game.move_count - 1, status=Game.Status.RUNNING)
+    selectors.move_rows_after(game, move, before=before)
+    old = page_cache.stored(
+        page_cache.fragment_key("board", page_cache.board_key(game, seated=True, version=before))
+    )
+    if old is None:
+        return
+    html = patched(old, game, selectors.last_squares(move.record))
+    if html is not None:
+        page_cache.store(
+            page_cache.fragment_key("board", page_cache.board_key(game, seated=True)), html
+        )
+
+
+def patched(old: str, game: Game, last: set[str]) -> str | None:
+    """``old`` (the board before the move) with the squares the move changed drawn again.
+
+    ``last``: the squares the move filled. None when a square is not found once
+    in ``old`` (HTML not written by ``board_squares``).
+    """
+    changed = set(_LAST_MOVE.findall(old)) | last
+    if not changed:
+        return old
+    config = bridge.config_of(game)
+    board = bridge.state_of(game).board
+    labels = _labels()
+    html = old
+    for square in selectors.squares_named(config, board, sorted(changed), last):
+        marker = f' data-square="{square.name}" '
+        at = html.find(marker)
+        if at < 0 or html.find(marker, at + 1) >= 0:
+            return None
+        start = html.rfind(_CELL_START, 0, at)
+        end = html.find(_CELL_END, at)
+        if start < 0 or end < 0:
+            return None
+        cell = board_squares(labels, [square])  # type: ignore[arg-type]  # the labels it reads
+        html = html[:start] + cell + html[end + len(_CELL_END) :]
+    return html
