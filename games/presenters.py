@@ -184,6 +184,20 @@ class GameView:
         return self.is_my_turn and not self.rated and (self.hints_left > 0 or self.hint is not None)
 
     @property
+    def seat_to_move(self) -> SeatView | None:
+        """The seat whose turn it is ("Waiting for …"), or None (no turn: the game is over or not begun)."""
+        return next((seat for seat in self.seats if seat.is_turn), None)
+
+    @property
+    def can_resign(self) -> bool:
+        """The resign form: the viewer is seated in a game that goes on and still plays in it."""
+        return (
+            self.my_hand is not None
+            and not self.over
+            and any(seat.is_me and seat.status == "active" for seat in self.seats)
+        )
+
+    @property
     def hand_by_slot(self) -> tuple[TileView | None, ...]:
         """The tile in each numbered slot (``hand_slots`` of them), or None for an empty one.
 
