@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import re
 
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
-
 from games import bridge, page_cache, selectors
 from games.models import Game, Move
-from games.templatetags.board import board_squares
+from games.templatetags.board import board_labels, board_squares
 
 # A square's cell as ``board_squares`` writes it: one ``<div>``, closed by the first ``</div>``.
 _CELL_START = '<div role="gridcell" '
@@ -39,20 +36,6 @@ _CELL_END = "</div>"
 _LAST_MOVE = re.compile(
     r'<div role="gridcell" [^>]*class="[^"]*\blast-move\b[^"]*" data-square="([^"]+)"'
 )
-
-
-def _labels() -> dict[str, SafeString]:
-    """The board partial's labels (``{% translate … as t_… %}`` in ``games/game.html``), no hint."""
-    return {
-        "t_empty": mark_safe(gettext("empty")),
-        "t_start": mark_safe(gettext("Start")),
-        "t_black": mark_safe(gettext("black square")),
-        "t_green": mark_safe(gettext("green devil")),
-        "t_red": mark_safe(gettext("red devil")),
-        "t_diable": mark_safe(gettext("joker")),
-        "t_last": mark_safe(gettext("last move")),
-        "t_letter": mark_safe(gettext("letter %(letter)s")),
-    }
 
 
 def after_move(game: Game, move: Move) -> None:
@@ -90,7 +73,7 @@ def patched(old: str, game: Game, last: set[str]) -> str | None:
         return old
     config = bridge.config_of(game)
     board = bridge.state_of(game).board
-    labels = _labels()
+    labels = board_labels()
     html = old
     for square in selectors.squares_named(config, board, sorted(changed), last):
         marker = f' data-square="{square.name}" '

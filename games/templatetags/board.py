@@ -33,6 +33,36 @@ MARKS = {"start": "★", "black": "✕", "green": "G", "red": "R"}
 KIND_LABELS = {"start": "t_start", "black": "t_black", "green": "t_green", "red": "t_red"}
 
 
+def board_labels() -> dict[str, SafeString]:
+    """The board's words, translated: what ``board_squares`` and the board's ``data-t-*`` read.
+
+    One list for the game page's board partial and the rules' examples (both
+    through ``{% board_labels %}``) and for ``games/board_update.py``, which
+    draws squares outside any template. ``t_letter`` keeps its ``%(letter)s``
+    for each square (and board.js) to fill in.
+    """
+    return {
+        "t_hint": mark_safe(gettext("hint")),
+        "t_empty": mark_safe(gettext("empty")),
+        "t_start": mark_safe(gettext("Start")),
+        "t_black": mark_safe(gettext("black square")),
+        "t_green": mark_safe(gettext("green devil")),
+        "t_red": mark_safe(gettext("red devil")),
+        "t_diable": mark_safe(gettext("joker")),
+        "t_last": mark_safe(gettext("last move")),
+        "t_new": mark_safe(gettext("new tile")),
+        "t_letter": mark_safe(gettext("letter %(letter)s")),
+    }
+
+
+@register.simple_tag(name="board_labels", takes_context=True)
+def set_board_labels(context: Context) -> str:
+    """``{% board_labels %}``: ``board_labels()`` set in the context, as ``{% translate … as %}`` would."""
+    for name, label in board_labels().items():
+        context[name] = label
+    return ""
+
+
 @register.simple_tag(takes_context=True)
 def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
     """The ``gridcell`` of every square in ``row``.
