@@ -219,8 +219,9 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
-    if REDIS_URL.startswith(("redis://", "rediss://")):
+    if REDIS_URL.startswith("redis://"):
         # Kombu's Redis transport, one client per channel rather than per command.
+        # Not for rediss://: kombu turns TLS on only for its own "rediss" transport.
         CELERY_BROKER_TRANSPORT = "diamino_site.broker:RedisTransport"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -24,11 +24,14 @@ page draws the board as before.
 
 from __future__ import annotations
 
+import logging
 import re
 
 from games import bridge, page_cache, selectors
 from games.models import Game, Move
 from games.templatetags.board import board_labels, board_squares
+
+logger = logging.getLogger(__name__)
 
 # A square's cell as ``board_squares`` writes it: one ``<div>``, closed by the first ``</div>``.
 _CELL_START = '<div role="gridcell" '
@@ -39,6 +42,18 @@ _LAST_MOVE = re.compile(
 
 
 def after_move(game: Game, move: Move) -> None:
+    """``store_after_move``, which never fails the move: it is played and committed already.
+
+    Whatever goes wrong is logged, and the page then draws the new version in
+    full as it would without this module.
+    """
+    try:
+        store_after_move(game, move)
+    except Exception:
+        logger.exception("the board after move %s of game %s was not stored", move.number, game.pk)
+
+
+def store_after_move(game: Game, move: Move) -> None:
     """Store the board and the move rows of ``game``'s new version, from the version before.
 
     ``game`` is the row the service saved, ``move`` the move it played. The

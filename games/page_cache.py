@@ -21,16 +21,23 @@ a vacation, the days given or the chat: they change without a move, or
 differ from one viewer to the next, and are built on every request.
 
 A key also carries the game's start time, so that a database reset whose ids
-start over cannot meet the old entries. Entries are never invalidated: a new
+start over cannot meet the old entries, and the release (``release()``: the
+code, templates and catalogues that make these parts), so that after a deploy
+no process serves, or builds the next version's board on, what the old code
+drew (``games/board_update.py`` patches the previous version's board). Entries are never invalidated: a new
 version is a new key, and the old ones expire (``TIMEOUT``).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.signals import request_started
 from django.utils.translation import get_language
@@ -38,6 +45,27 @@ from django.utils.translation import get_language
 from games.models import Game
 
 TIMEOUT = 24 * 3600  # seconds: a version is read within hours; older ones go
+
+
+# What draws the cached parts: the games app's code and templates, and the catalogues.
+_RELEASE_FILES = ("games/**/*.py", "templates/games/*.html", "locale/*/LC_MESSAGES/django.mo")
+
+
+@functools.cache
+def release() -> str:
+    """A digest of the files that make the cached parts, read once per process.
+
+    Two processes running the same code agree on it; a deploy that changes
+    the board's markup, a label, a translation or the move rows' columns
+    changes it, and with it every key.
+    """
+    root = Path(settings.BASE_DIR)
+    digest = hashlib.blake2b(digest_size=6)
+    for pattern in _RELEASE_FILES:
+        for path in sorted(root.glob(pattern)):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def version_key(game: Game, *, version: int | None = None, status: str | None = None) -> str:
@@ -49,7 +77,7 @@ def version_key(game: Game, *, version: int | None = None, status: str | None = 
     started = int(game.started_at.timestamp() * 1_000_000) if game.started_at else 0
     analysed = int(game.analysed_at.timestamp() * 1_000_000) if game.analysed_at else 0
     version = game.move_count if version is None else version
-    return f"{game.pk}.{version}.{status or game.status}.{started}.{analysed}"
+    return f"{release()}.{game.pk}.{version}.{status or game.status}.{started}.{analysed}"
 
 
 # What this thread stored during the request, by key: the answer to a move stores

@@ -37,7 +37,9 @@ def chat_post(*, game_id: int, author: User, text: str) -> ChatMessage:
         message = gettext("Slow down: you can write again in %(wait)s.") % {"wait": exc.wait}
         raise GameError("chat-fast", message, status=429) from None
     posted = ChatMessage.objects.create(game=game, author=author, text=text)
-    # The game is locked: its count is this transaction's to change.
-    game.chat_count += 1
+    # The game is locked: its count is this transaction's to change. Counted, not
+    # added to, so that a message an older release posted without counting it
+    # (during a deploy, after the migration) is counted from the next one on.
+    game.chat_count = ChatMessage.objects.filter(game=game).count()
     game.save(update_fields=["chat_count"])
     return posted

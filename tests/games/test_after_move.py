@@ -106,3 +106,71 @@ def test_the_board_after_a_move_is_the_one_a_full_draw_makes(
         assert _fresh_board(client, game, mover.language) == stored
         patched += 1
     assert patched >= 20
+
+
+def _two_player_game() -> tuple[Game, dict[int, Client]]:
+    players = [make_player("Ana", language="fr"), make_player("Ben", language="en")]
+    game = services.game_create(creator=players[0], mode="marque", seats=2, rated=False)
+    services.game_join(game_id=game.pk, player=players[1], rng=random.Random(3))
+    clients = {}
+    for player in players:
+        clients[player.pk] = Client()
+        clients[player.pk].force_login(player)
+    game.refresh_from_db()
+    return game, clients
+
+
+def _play_one(game: Game, clients: dict[int, Client]) -> tuple[object, Client, str]:
+    """The player to move opens the page (its board stored), then plays; the answer and language."""
+    state = bridge.state_of(game)
+    seat = game.seats.select_related("player").get(position=state.turn)
+    client = clients[seat.player_id]
+    assert client.get(reverse("games:page", args=[game.pk])).status_code == 200
+    answer = client.post(
+        reverse("games:play", args=[game.pk]),
+        form_fields(find_move(state, random.Random(5)), game.move_count),
+        HTTP_HX_REQUEST="true",
+    )
+    return answer, client, seat.player.language
+
+
+def test_a_failure_while_storing_the_next_board_does_not_fail_the_move(monkeypatch, caplog) -> None:
+    game, clients = _two_player_game()
+
+    def broken(*args, **kwargs):
+        raise KeyError("a square the old board does not have")
+
+    monkeypatch.setattr(board_update, "patched", broken)
+    answer, client, language = _play_one(game, clients)
+    assert answer.status_code == 200
+    game.refresh_from_db()
+    assert game.move_count == 1  # played once, and answered with the new version
+    assert f'data-version="{game.move_count}"' in answer.content.decode()
+    assert "was not stored" in caplog.text
+    # The page drew the new version in full, as without the patch.
+    assert _stored_board(game, language) == _fresh_board(client, game, language)
+
+
+def test_a_new_release_never_builds_on_the_boards_the_old_one_drew(monkeypatch) -> None:
+    game, clients = _two_player_game()
+    made: list[str | None] = []
+
+    def spied(game: Game, move) -> None:
+        after_move(game, move)
+        made.append(_stored_board(game, translation.get_language()))
+
+    monkeypatch.setattr(board_update, "after_move", spied)
+    state = bridge.state_of(game)
+    seat = game.seats.select_related("player").get(position=state.turn)
+    client = clients[seat.player_id]
+    assert client.get(reverse("games:page", args=[game.pk])).status_code == 200  # old release's
+    monkeypatch.setattr(page_cache, "release", lambda: "next-release")
+    answer = client.post(
+        reverse("games:play", args=[game.pk]),
+        form_fields(find_move(state, random.Random(5)), game.move_count),
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code == 200
+    assert made == [None]  # nothing patched from the old release's board
+    game.refresh_from_db()
+    assert _stored_board(game, seat.player.language) is not None  # the answer drew it afresh

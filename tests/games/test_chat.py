@@ -79,6 +79,17 @@ def test_each_message_posted_counts_on_the_game(game, alice, bob) -> None:
     assert chat_count(game) == 2 == game.chat_messages.count()
 
 
+def test_a_message_an_older_release_did_not_count_is_counted_with_the_next_one(
+    game, alice, bob
+) -> None:
+    # During a deploy, after the migration, a process of the release before posts
+    # without counting: the table's next message counts both.
+    ChatMessage.objects.create(game=game, author=alice, text="posted by the old code")
+    assert chat_count(game) == 0
+    services.chat_post(game_id=game.pk, author=bob, text="Salut")
+    assert chat_count(game) == 2
+
+
 def test_a_refused_message_is_not_counted(game, alice, outsider) -> None:
     services.chat_post(game_id=game.pk, author=alice, text="Bonjour")
     refused = (

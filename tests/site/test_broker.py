@@ -39,3 +39,45 @@ def test_tasks_published_through_the_sites_transport_reach_the_queue_in_order(si
     for notification_id in (11, 12, 13):
         send_notification.apply_async((notification_id,))
     assert _queued(3) == [("notifications.send", [n]) for n in (11, 12, 13)]
+
+
+def _broker_with(redis_url: str) -> dict[str, str]:
+    """The broker connection Celery makes under the settings for ``redis_url`` (a fresh process)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DIAMINO_")) and k not in ("REDIS_URL", "DATABASE_URL")
+    }
+    script = (
+        "import json, django; django.setup(); from diamino_site.celery import app; "
+        "c = app.connection_for_write(); "
+        "print(json.dumps({'transport': c.transport_cls, 'ssl': bool(c.ssl)}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**clean, "DJANGO_SETTINGS_MODULE": "diamino_site.settings", "REDIS_URL": redis_url},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_a_plain_redis_broker_goes_through_the_sites_transport() -> None:
+    assert _broker_with("redis://127.0.0.1:6379/0") == {
+        "transport": "diamino_site.broker:RedisTransport",
+        "ssl": False,
+    }
+
+
+def test_a_tls_redis_broker_keeps_kombus_tls_transport() -> None:
+    # kombu turns TLS on only for its own "rediss" transport: ours would connect in clear.
+    assert _broker_with("rediss://127.0.0.1:6380/0") == {"transport": "rediss", "ssl": True}
