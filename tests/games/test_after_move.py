@@ -11,6 +11,7 @@ the move rows stored with those the database reads.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -120,7 +121,7 @@ def _two_player_game() -> tuple[Game, dict[int, Client]]:
     return game, clients
 
 
-def _play_one(game: Game, clients: dict[int, Client]) -> tuple[object, Client, str]:
+def _play_one(game: Game, clients: dict[int, Client]) -> tuple[Any, Client, str]:
     """The player to move opens the page (its board stored), then plays; the answer and language."""
     state = bridge.state_of(game)
     seat = game.seats.select_related("player").get(position=state.turn)
