@@ -59,22 +59,26 @@ def store_after_move(game: Game, move: Move) -> None:
     ``game`` is the row the service saved, ``move`` the move it played. The
     board is the mover's (seated, no hint); the move rows are every viewer's:
     the previous version's and ``move``'s, as the database would give them
-    (``selectors.move_rows_after``), without the query.
+    (``selectors.move_rows_after``), without the query. One round trip to the
+    cache reads what the version before left, one stores what this one adds.
     """
     if game.status != Game.Status.RUNNING or move.number != game.move_count:
         return
     before = page_cache.version_key(game, version=game.move_count - 1, status=Game.Status.RUNNING)
-    selectors.move_rows_after(game, move, before=before)
-    old = page_cache.stored(
-        page_cache.fragment_key("board", page_cache.board_key(game, seated=True, version=before))
+    old_rows = page_cache.move_rows_key(game, version=before)
+    old_board = page_cache.fragment_key(
+        "board", page_cache.board_key(game, seated=True, version=before)
     )
-    if old is None:
-        return
-    html = patched(old, game, selectors.last_squares(move.record))
-    if html is not None:
-        page_cache.store(
-            page_cache.fragment_key("board", page_cache.board_key(game, seated=True)), html
-        )
+    found = page_cache.stored_many([old_rows, old_board])
+    new: dict[str, object] = {}
+    rows = selectors.move_rows_after(move, found.get(old_rows))
+    if rows is not None:
+        new[page_cache.move_rows_key(game)] = rows
+    if old_board in found:
+        html = patched(found[old_board], game, selectors.last_squares(move.record))
+        if html is not None:
+            new[page_cache.fragment_key("board", page_cache.board_key(game, seated=True))] = html
+    page_cache.store_many(new)
 
 
 def patched(old: str, game: Game, last: set[str]) -> str | None:

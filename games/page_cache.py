@@ -100,13 +100,34 @@ def stored(key: str) -> Any:
     return recent[key] if key in recent else cache.get(key)
 
 
+def stored_many(keys: list[str]) -> dict[str, Any]:
+    """``stored`` for several keys, in one round trip: the values found, by key."""
+    recent = getattr(_this_request, "entries", {})
+    found = {key: recent[key] for key in keys if key in recent}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        found.update(cache.get_many(missing))
+    return found
+
+
 def store(key: str, value: Any) -> None:
     """Keep ``value`` under ``key`` (a version's, never changed), for this thread's next read too."""
-    cache.set(key, value, TIMEOUT)
+    store_many({key: value})
+
+
+def store_many(values: dict[str, Any]) -> None:
+    """``store`` for several keys, in one round trip."""
+    if not values:
+        return
+    if len(values) == 1:
+        [(key, value)] = values.items()
+        cache.set(key, value, TIMEOUT)
+    else:
+        cache.set_many(values, TIMEOUT)
     recent = getattr(_this_request, "entries", None)
-    if recent is None or len(recent) >= 4:
+    if recent is None or len(recent) + len(values) > 4:
         recent = _this_request.entries = {}
-    recent[key] = value
+    recent.update(values)
 
 
 def move_rows_key(game: Game, *, version: str = "") -> str:

@@ -376,17 +376,17 @@ _CHAT: CompiledQuery[ChatMessage] = CompiledQuery(
 CHAT_SHOWN = 50  # the game page shows the last 50 messages
 
 
-def move_rows_after(game: Game, move: Move, *, before: str) -> None:
-    """Store the move rows of ``game``'s version ``move`` made: those of the version
-    ``before`` (its key) from the cache, and ``move``'s; nothing when they are not there.
+def move_rows_after(
+    move: Move, previous: list[tuple[Any, ...]] | None
+) -> list[tuple[Any, ...]] | None:
+    """The move rows of the version ``move`` made: ``previous`` (the version
+    before's, from the cache) and ``move``'s; None when ``previous`` is not those.
 
     What ``_MOVE_ROWS`` reads, without the query: ``move`` is the row just
     inserted, its JSON values made what the database gives back (lists, not tuples).
     """
-    rows = page_cache.move_rows_key(game, version=before)
-    previous = page_cache.stored(rows)
     if previous is None or len(previous) != move.number - 1:
-        return
+        return None
     row = (
         move.number,
         move.seat_id,
@@ -398,7 +398,7 @@ def move_rows_after(game: Game, move: Move, *, before: str) -> None:
         _as_stored(move.analysis),
         _as_stored(move.record),
     )
-    page_cache.store(page_cache.move_rows_key(game), [*previous, row])
+    return [*previous, row]
 
 
 def _as_stored(value: Any) -> Any:
