@@ -213,6 +213,51 @@ def save_fields(obj: models.Model, names: tuple[str, ...] | list[str]) -> None:
         raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
+_INSERTS: dict[tuple[type, str], tuple[str, tuple[models.Field[Any, Any], ...]]] = {}
+
+
+def insert(obj: models.Model) -> None:
+    """``obj.save()`` of a new row, its ``INSERT … RETURNING`` written once per model and vendor.
+
+    A move inserts its Move row: through the ORM the statement was built again
+    on every move (about 0.3 ms of CPU). The same statement, each field's
+    value prepared as ``save`` prepares it (``auto_now_add`` included), the
+    database's errors raised as Django's (an ``IntegrityError`` on a taken
+    move number), and the row's id and state set as ``save`` sets them. As
+    ``save_fields``, a model with its own ``save`` or with save listeners is
+    saved by ``save``.
+    """
+    model = type(obj)
+    if (
+        model.save is not models.Model.save
+        or signals.pre_save.has_listeners(model)
+        or signals.post_save.has_listeners(model)
+        or not obj._state.adding
+    ):
+        obj.save(force_insert=True)
+        return
+    using = obj._state.db or "default"
+    connection = connections[using]
+    key = (model, connection.vendor)
+    made = _INSERTS.get(key)
+    if made is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
+        sql = (
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+            f" VALUES ({', '.join(['%s'] * len(fields))}) RETURNING {quote(_concrete(meta.pk).column)}"
+        )
+        made = _INSERTS[key] = (sql, fields)
+    sql, fields = made
+    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        (obj.pk,) = cursor.fetchone()
+    obj._state.adding = False
+    obj._state.db = using
+
+
 def _concrete(field: Any) -> models.Field[Any, Any]:
     """``field`` if it is a column of the model's table (what ``save(update_fields=…)`` takes)."""
     if not isinstance(field, models.Field) or not field.concrete or field.column is None:

@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import User
 from accounts.permissions import can_play
-from games import bridge, clock, notify, signals
+from games import bridge, clock, compiled, notify, signals
 from games.compiled import CompiledQuery, save_fields
 from games.errors import GameError, moved_on, not_a_player
 from games.models import Game, Invitation, Move, Seat
@@ -181,7 +181,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
         # No savepoint: on a duplicate move number the whole service gives up
         # (moved-on), so the transaction is rolled back rather than resumed.
         with transaction.atomic(savepoint=False):
-            row = Move.objects.create(
+            row = Move(
                 game=game,
                 number=game.move_count + 1,
                 seat=seat,
@@ -193,6 +193,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
                 tiles_drawn=played.summary.drawn,
                 tiles_returned=played.summary.returned,
             )
+            compiled.insert(row)  # Move.objects.create, its SQL made once (games/compiled.py)
     except IntegrityError:
         raise moved_on() from None
     state = played.state

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Prefetch
 from django.db.models.signals import post_save
 from django.db.transaction import TransactionManagementError
@@ -20,7 +20,7 @@ from django.utils import timezone
 import rules
 from accounts.models import Vacation
 from games import clock, selectors, services
-from games.compiled import CompiledQuery, save_fields
+from games.compiled import CompiledQuery, insert, save_fields
 from games.models import ChatMessage, Game, Move, Seat
 from games.services import kernel
 from tests.games.conftest import start_game
@@ -235,3 +235,62 @@ def test_save_fields_leaves_a_model_with_listeners_to_save(games) -> None:
         post_save.disconnect(listener, sender=Seat)
     assert heard == [{"score"}]
     assert Seat.objects.get(pk=seat.pk).score == 42
+
+
+def _new_move(game: Game, number: int, **fields) -> Move:
+    return Move(
+        game=game,
+        number=number,
+        seat=game.seat_list()[0],
+        kind=Move.Kind.PLACE,
+        record={"type": "place", "tiles": [["H8", "É"]]},
+        notation="H8 É",
+        words=["É", "ÉTÉ"],
+        tiles_drawn="AB",
+        **{"points": 12, **fields},
+    )
+
+
+def test_insert_writes_the_row_save_writes_and_gives_it_its_id(games) -> None:
+    first, second = games
+    by_orm = _new_move(second, 90)
+    by_orm.save()
+    row = _new_move(first, 90)
+    with CaptureQueriesContext(connection) as queries:
+        insert(row)
+    assert len(queries) == 1
+    assert row.pk is not None and row.pk != by_orm.pk and not row._state.adding
+    assert row.created_at is not None  # auto_now_add, as save sets it
+    read = _fields(Move.objects.get(pk=row.pk))
+    assert read == _fields(row)
+    expected = {**_fields(by_orm), "id": row.pk, "game_id": first.pk, "seat_id": row.seat_id}
+    assert read == {**expected, "created_at": row.created_at}
+    # A second insert is a second row: nothing of the first statement's values is kept.
+    other = _new_move(second, 91, points=3)
+    insert(other)
+    assert Move.objects.get(pk=other.pk).points == 3
+    assert Move.objects.get(pk=row.pk).points == 12
+
+
+def test_insert_raises_djangos_integrity_error_on_a_taken_move_number(games) -> None:
+    first, _ = games
+    insert(_new_move(first, 90))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert(_new_move(first, 90))
+    assert Move.objects.filter(game=first, number=90).count() == 1
+
+
+def test_insert_leaves_a_model_with_listeners_to_save(games) -> None:
+    heard = []
+
+    def listener(sender, instance, created, **kwargs) -> None:
+        heard.append(created)
+
+    post_save.connect(listener, sender=Move)
+    try:
+        row = _new_move(games[0], 90)
+        insert(row)
+    finally:
+        post_save.disconnect(listener, sender=Move)
+    assert heard == [True]
+    assert Move.objects.get(pk=row.pk).notation == "H8 É"
