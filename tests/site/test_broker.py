@@ -81,3 +81,73 @@ def test_a_plain_redis_broker_goes_through_the_sites_transport() -> None:
 def test_a_tls_redis_broker_keeps_kombus_tls_transport() -> None:
     # kombu turns TLS on only for its own "rediss" transport: ours would connect in clear.
     assert _broker_with("rediss://127.0.0.1:6380/0") == {"transport": "rediss", "ssl": True}
+
+
+def _raw_messages() -> list[dict]:
+    """Every message waiting in the queue, oldest first, as the transport wrote it."""
+    import json
+
+    with app.connection_for_write() as connection:
+        client = connection.default_channel.client
+        return [json.loads(raw) for raw in reversed(client.lrange("celery", 0, -1))]
+
+
+def _without_ids(message: dict) -> dict:
+    headers = {k: v for k, v in message["headers"].items() if k not in ("id", "root_id")}
+    properties = {
+        k: v
+        for k, v in message["properties"].items()
+        if k not in ("correlation_id", "delivery_tag")
+    }
+    return {**message, "headers": headers, "properties": properties}
+
+
+@pytest.fixture
+def celery_calls(monkeypatch) -> list[str]:
+    """The tasks Celery itself made a message for (``send_task``), by name."""
+    made: list[str] = []
+    send_task = app.send_task
+
+    def counting(name, *args, **kwargs):
+        made.append(name)
+        return send_task(name, *args, **kwargs)
+
+    monkeypatch.setattr(app, "send_task", counting)
+    return made
+
+
+def test_a_plain_call_after_the_first_sends_the_message_celery_would_make(
+    site, celery_calls
+) -> None:
+    from celery.app.task import Task
+
+    from notifications.tasks import send_notification
+
+    first = send_notification.apply_async((21,))  # Celery makes it; the transport keeps it
+    second = send_notification.apply_async((22,))  # the kept message, for 22
+    assert celery_calls == ["notifications.send"]
+    Task.apply_async(send_notification, (22,))  # Celery's own message for the same call
+    made_first, copy, by_celery = _raw_messages()
+    assert _without_ids(copy) == _without_ids(by_celery)
+    assert copy["headers"]["id"] == second.id != first.id
+    assert copy["headers"]["root_id"] == copy["properties"]["correlation_id"] == second.id
+    assert len({m["properties"]["delivery_tag"] for m in (made_first, copy, by_celery)}) == 3
+    assert copy["headers"]["argsrepr"] == "(22,)"
+    assert _queued(3) == [("notifications.send", [n]) for n in (21, 22, 22)]
+
+
+def test_a_call_with_options_or_other_arguments_is_made_by_celery(site, celery_calls) -> None:
+    from notifications.tasks import send_notification
+
+    send_notification.apply_async((31,))
+    send_notification.apply_async((32,), countdown=30)
+    send_notification.apply_async((33,), expires=60)
+    send_notification.apply_async(("34",))
+    send_notification.apply_async((), {"notification_id": 35})
+    assert celery_calls == ["notifications.send"] * 5
+    queued = _raw_messages()
+    assert queued[1]["headers"]["eta"] is not None
+    assert queued[2]["headers"]["expires"] is not None
+    send_notification.apply_async((36,))  # the plain copy was kept: not the ones with options
+    assert len(celery_calls) == 5
+    assert _raw_messages()[-1]["headers"]["eta"] is None
