@@ -29,9 +29,11 @@ time but for the task's id and its arguments. So the first time a process
 and the transport keeps a copy of what it sent (``_Channel._put``); the next
 plain call of that task sends the copy with a new id, new arguments and a
 new delivery tag (``_plain_message``), in the one LPUSH kombu would make. Any
-option (a countdown, an expiry), keyword arguments, a publish signal's
-listener, task events, or arguments other than integers go through Celery
-as before. ``tests/site/test_broker.py`` compares the copy with the message
+option (a countdown, an expiry), keyword arguments, arguments other than a
+tuple of integers, a call from inside a task (its message names the parent),
+a publish signal's listener, task events, routes, or a wrapper of
+``Task.apply_async`` (Sentry's Celery integration, with ``SENTRY_DSN``: it adds
+each call's trace) go through Celery as before. ``tests/site/test_broker.py`` compares the copy with the message
 Celery makes for the same call, so a Celery upgrade that changes the message
 fails there.
 """
@@ -47,6 +49,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from celery import Task, signals
+from celery.utils.saferepr import saferepr
 from kombu.exceptions import OperationalError
 from kombu.transport import redis as kombu_redis
 from kombu.utils.json import dumps, loads
@@ -69,17 +72,21 @@ class QuickFailTask(Task):
         outage = outage_of(conf.broker_url)
         if outage.skipping():
             raise OperationalError("Redis did not answer a moment ago; not tried")
+        plain = _is_plain_call(self, args, kwargs, options)
+        copy = _copies_here(conf.broker_url).get(self.name) if plain else None
         sent = None
         try:
-            copy = _copy_to_send(self, args, kwargs, options)
             if copy is not None:
-                sent = _send_copy(copy, args)
+                if self.typing:  # the arguments checked against the task's, as Celery does
+                    self.__header__(*args)  # type: ignore[attr-defined]  # Celery's, not in its stubs
+                sent = _send_copy(copy, self, args)
             else:
-                _copies.broker_url = conf.broker_url  # where ``_Channel._put`` keeps its copy
+                # A plain call's message is kept by ``_Channel._put``, for this broker.
+                _copies.recording = conf.broker_url if plain else None
                 try:
                     result = super().apply_async(args, kwargs, **options)
                 finally:
-                    _copies.broker_url = None
+                    _copies.recording = None
         except BROKER_ERRORS as error:
             outage.went_down(error, retry_seconds=RETRY_SECONDS, use="Celery broker")
             raise
@@ -111,26 +118,46 @@ def _copies_here(broker_url: str) -> dict[str, _Copy]:
     return found
 
 
-def _copy_to_send(task: Task, args: Any, kwargs: Any, options: dict[str, Any]) -> _Copy | None:
-    """The kept message to send for this call, or None when Celery must make it."""
+def forget_copies() -> None:
+    """Forget this thread's kept messages (their client is the pool's of their time).
+
+    For tests that reset kombu's pools or change the broker's options; the
+    site itself never does.
+    """
+    _copies.by_broker = None
+
+
+def _is_plain_call(task: Task, args: Any, kwargs: Any, options: dict[str, Any]) -> bool:
+    """Whether Celery would make the same message for this call as for any other plain one.
+
+    Integer positional arguments in a tuple, no keyword argument, no option;
+    not from inside a task a worker runs (the message would name it as its
+    parent); nothing that adds to or hears of a message (publish signals, task
+    events, a wrapper of ``Task.apply_async`` such as Sentry's Celery
+    integration, which adds each call's trace), and no routes (a router may
+    read the arguments).
+    """
     if kwargs or any(value is not None for value in options.values()):
-        return None
-    if not isinstance(args, tuple | list) or not all(type(arg) is int for arg in args):
-        return None
-    conf = task.app.conf
-    if (
+        return False
+    if type(args) is not tuple or not all(type(arg) is int for arg in args):
+        return False
+    app = task.app
+    conf = app.conf
+    return not (
         conf.task_send_sent_event
+        or conf.task_routes
         or signals.before_task_publish.receivers
         or signals.after_task_publish.receivers
-    ):
-        return None
-    return _copies_here(conf.broker_url).get(task.name)
+        or hasattr(Task.apply_async, "__wrapped__")
+        or app.current_worker_task is not None
+    )
 
 
-def _send_copy(copy: _Copy, args: Any) -> str:
+def _send_copy(copy: _Copy, task: Task, args: tuple[int, ...]) -> str:
     """``copy`` sent with a new id, ``args`` and a new delivery tag; the id."""
     task_id = str(uuid.uuid4())
-    message = _plain_message(copy.message, task_id, list(args))
+    argsrepr = saferepr(args, task.app.amqp.argsrepr_maxsize)
+    message = _plain_message(copy.message, task_id, args, argsrepr)
     try:
         copy.client.lpush(copy.key, dumps(message))
     except RedisError as error:  # kombu would have raised its own
@@ -138,19 +165,16 @@ def _send_copy(copy: _Copy, args: Any) -> str:
     return task_id
 
 
-def _plain_message(kept: dict[str, Any], task_id: str, args: list[int]) -> dict[str, Any]:
+def _plain_message(
+    kept: dict[str, Any], task_id: str, args: tuple[int, ...], argsrepr: str
+) -> dict[str, Any]:
     """``kept`` for the task ``task_id`` with positional ``args``: what Celery would make."""
     body = loads(_b64decode(kept["body"]))
-    body[0] = args
+    body[0] = list(args)
     return {
         **kept,
         "body": _b64encode(dumps(body)),
-        "headers": {
-            **kept["headers"],
-            "id": task_id,
-            "root_id": task_id,
-            "argsrepr": repr(tuple(args)),
-        },
+        "headers": {**kept["headers"], "id": task_id, "root_id": task_id, "argsrepr": argsrepr},
         "properties": {
             **kept["properties"],
             "correlation_id": task_id,
@@ -167,9 +191,51 @@ def _b64encode(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
 
 
+# The headers and properties of a task message as Celery 5 and kombu's Redis
+# transport make them for a plain call; a message with any other is never kept.
+_PLAIN_HEADERS = frozenset(
+    [
+        "lang",
+        "task",
+        "id",
+        "shadow",
+        "eta",
+        "expires",
+        "group",
+        "group_index",
+        "retries",
+        "timelimit",
+        "root_id",
+        "parent_id",
+        "argsrepr",
+        "kwargsrepr",
+        "origin",
+        "ignore_result",
+        "replaced_task_nesting",
+        "stamped_headers",
+        "stamps",
+    ]
+)
+_PLAIN_PROPERTIES = frozenset(
+    [
+        "correlation_id",
+        "reply_to",
+        "delivery_mode",
+        "delivery_info",
+        "priority",
+        "body_encoding",
+        "delivery_tag",
+    ]
+)
+_NO_LINKS = {"callbacks": None, "errbacks": None, "chain": None, "chord": None}
+
+
 def _keep_if_plain(channel: Any, queue: str, message: dict[str, Any], key: str) -> None:
-    """Keep ``message`` as its task's copy when it is a plain call's: no option, integer
-    arguments, no parent, nothing but the id varying from one call to the next."""
+    """Keep ``message`` as its task's copy if a plain call made it (``_is_plain_call``), and
+    it has nothing that varies from one call to the next but its id and arguments."""
+    broker_url = getattr(_copies, "recording", None)
+    if not broker_url:
+        return
     headers, properties = message.get("headers") or {}, message.get("properties") or {}
     task_id = headers.get("id")
     try:
@@ -177,25 +243,27 @@ def _keep_if_plain(channel: Any, queue: str, message: dict[str, Any], key: str) 
     except Exception:
         return
     plain = (
-        message.get("content-type") == "application/json"
-        and message.get("content-encoding") == "utf-8"
-        and properties.get("body_encoding") == "base64"
+        set(message) == {"body", "content-encoding", "content-type", "headers", "properties"}
+        and message["content-type"] == "application/json"
+        and message["content-encoding"] == "utf-8"
+        and set(headers) == _PLAIN_HEADERS
+        and set(properties) == _PLAIN_PROPERTIES
+        and properties["body_encoding"] == "base64"
         and task_id
-        and headers.get("root_id") == task_id
-        and properties.get("correlation_id") == task_id
-        and all(headers.get(name) is None for name in ("eta", "expires", "parent_id", "group"))
-        and headers.get("kwargsrepr") == "{}"
-        and "expiration" not in properties
+        and headers["root_id"] == task_id == properties["correlation_id"]
+        and all(headers[name] is None for name in ("shadow", "eta", "expires", "parent_id"))
+        and all(headers[name] is None for name in ("group", "group_index", "stamped_headers"))
+        and headers["retries"] == 0
+        and headers["replaced_task_nesting"] == 0
+        and headers["stamps"] == {}
+        and headers["kwargsrepr"] == "{}"
         and isinstance(body, list)
         and len(body) == 3
         and body[1] == {}
-        and isinstance(body[0], list)
-        and all(type(arg) is int for arg in body[0])
-        and headers.get("argsrepr") == repr(tuple(body[0]))
+        and body[2] == _NO_LINKS
         and not (channel._expires and queue in channel._expires)
     )
-    broker_url = getattr(_copies, "broker_url", None)
-    if plain and broker_url:
+    if plain:
         with channel.conn_or_acquire() as client:
             _copies_here(broker_url)[headers["task"]] = _Copy(loads(dumps(message)), key, client)
 

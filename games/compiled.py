@@ -19,6 +19,7 @@ when it is first compiled.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -225,7 +226,9 @@ def insert(obj: models.Model) -> None:
     database's errors raised as Django's (an ``IntegrityError`` on a taken
     move number), and the row's id and state set as ``save`` sets them. As
     ``save_fields``, a model with its own ``save`` or with save listeners is
-    saved by ``save``.
+    saved by ``save``; so is any model but a plain one (a database-made id, one
+    table, no database default, generated or returned column), and a row
+    outside a transaction (``save`` marks it for a rollback on error).
     """
     model = type(obj)
     if (
@@ -233,6 +236,8 @@ def insert(obj: models.Model) -> None:
         or signals.pre_save.has_listeners(model)
         or signals.post_save.has_listeners(model)
         or not obj._state.adding
+        or not _plain_table(model)
+        or not connections[obj._state.db or "default"].in_atomic_block
     ):
         obj.save(force_insert=True)
         return
@@ -256,6 +261,23 @@ def insert(obj: models.Model) -> None:
         (obj.pk,) = cursor.fetchone()
     obj._state.adding = False
     obj._state.db = using
+
+
+@functools.cache
+def _plain_table(model: type[models.Model]) -> bool:
+    """One table, an auto id, and every other column written as given."""
+    meta = model._meta
+    return (
+        not meta.parents
+        and isinstance(meta.pk, models.AutoField | models.BigAutoField | models.SmallAutoField)
+        and all(
+            field.db_default is models.NOT_PROVIDED
+            and not field.generated
+            and not getattr(field, "db_returning", False)
+            for field in meta.concrete_fields
+            if not field.primary_key
+        )
+    )
 
 
 def _concrete(field: Any) -> models.Field[Any, Any]:

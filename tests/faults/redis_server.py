@@ -145,7 +145,10 @@ def _forget_broker_connections(app) -> None:
     """
     from kombu import pools
 
+    from diamino_site import broker
+
     pools.reset()
+    broker.forget_copies()  # the kept task messages' client is the old pool's
     app._pool = None
     app.amqp._producer_pool = None
     # The result backend too is made once, from the URL of its time (per thread unless thread-safe).

@@ -151,3 +151,71 @@ def test_a_call_with_options_or_other_arguments_is_made_by_celery(site, celery_c
     send_notification.apply_async((36,))  # the plain copy was kept: not the ones with options
     assert len(celery_calls) == 5
     assert _raw_messages()[-1]["headers"]["eta"] is None
+
+
+def test_a_first_call_with_options_is_never_the_copy_of_a_plain_one(site, celery_calls) -> None:
+    from celery.app.task import Task
+
+    from notifications.tasks import send_notification
+
+    send_notification.apply_async((51,), priority=9, shadow="other", headers={"x-tenant": "a"})
+    send_notification.apply_async((52,))  # Celery again: the first call was not plain
+    send_notification.apply_async((53,))  # the copy of the plain one
+    assert len(celery_calls) == 2
+    Task.apply_async(send_notification, (53,))
+    *_, copy, by_celery = _raw_messages()
+    assert _without_ids(copy) == _without_ids(by_celery)
+    assert copy["headers"]["shadow"] is None and "x-tenant" not in copy["headers"]
+
+
+def test_a_call_from_inside_a_task_names_its_parent(site, celery_calls) -> None:
+    from celery._state import _task_stack
+
+    from notifications.tasks import send_notification
+
+    send_notification.apply_async((61,))  # a copy is kept for this thread
+    send_notification.push_request(id="the-parent", root_id="the-root", called_directly=False)
+    _task_stack.push(send_notification)  # as a worker runs a task
+    try:
+        send_notification.apply_async((62,))
+    finally:
+        _task_stack.pop()
+        send_notification.pop_request()
+    assert len(celery_calls) == 2
+    inner = _raw_messages()[-1]["headers"]
+    assert (inner["parent_id"], inner["root_id"]) == ("the-parent", "the-root")
+
+
+def test_with_a_wrapper_of_apply_async_every_call_is_made_by_celery(
+    site, celery_calls, monkeypatch
+) -> None:
+    """Sentry's Celery integration wraps ``Task.apply_async`` to add each call's trace."""
+    import functools
+    import itertools
+
+    from celery.app.task import Task
+
+    from notifications.tasks import send_notification
+
+    traces = itertools.count(1)
+    original = Task.apply_async
+
+    @functools.wraps(original)
+    def traced(self, args=None, kwargs=None, **options):
+        options["headers"] = {**(options.get("headers") or {}), "trace": next(traces)}
+        return original(self, args, kwargs, **options)
+
+    monkeypatch.setattr(Task, "apply_async", traced)
+    for n in (71, 72, 73):
+        send_notification.apply_async((n,))
+    assert len(celery_calls) == 3
+    assert [m["headers"]["trace"] for m in _raw_messages()] == [1, 2, 3]
+
+
+def test_a_copy_checks_the_arguments_as_celery_does(site) -> None:
+    from notifications.tasks import send_notification
+
+    send_notification.apply_async((81,))
+    with pytest.raises(TypeError):
+        send_notification.apply_async((81, 82, 83))
+    assert _queued(1) == [("notifications.send", [81])]
