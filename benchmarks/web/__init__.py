@@ -6,18 +6,23 @@ process (``client.py``) through these phases, in this order:
 
 1. ``bare``: the ceiling, ``/_bench/bare`` answered through the whole
    middleware stack, no cookie; one worker per player, closed loop;
-2. ``bare, signed in``: the same with the players' cookies (the session and
-   user look-ups every page pays);
-3. ``floor``: ``/_bench/floor/<game>``, the least a game page can do (the
+2. ``floor``: ``/_bench/floor/<game>``, the least a game page can do (the
    game and the player's seat read, the hand answered as text), closed loop;
-4. ``page``: every player loads their game page, closed loop;
-5. ``preview``: the players to move preview a legal placement, closed loop;
-6. ``play``: the players play as people do, with thinking time (the latency
+3. three rounds of ``bare, signed in`` (the bare view with the players'
+   cookies: the session and user look-ups every page pays) then ``page``
+   (every player loads their game page, closed loop), side by side because
+   the machine's speed drifts between minutes: the page's target is the
+   median of the three rounds' ratios (``PAGE_ROUNDS``);
+4. ``preview``: the players to move preview a legal placement, closed loop;
+5. ``play``: the players play as people do, with thinking time (the latency
    targets are read here);
-7. ``flat out``: one chain per game, whoever is to move loads the page and
-   submits at once (the submission's capacity: moves in one game are
-   sequential, so there are as many chains as games);
-8. ``bare, again``: the ceiling once more, to see whether the machine's load
+6. the signed-in bare view and the page again, then ``flat out``: one chain
+   per game, whoever is to move loads the page and submits at once (the
+   submission's capacity: moves in one game are sequential, so there are as
+   many chains as games), then the signed-in bare view once more
+   (``CHAIN_ROUND``): the move's CPU is the chains' less their page reads at
+   the page's figure just before, against the bare view's around it;
+7. ``bare, again``: the ceiling once more, to see whether the machine's load
    changed during the run.
 """
 
@@ -47,6 +52,16 @@ from benchmarks.web.client import (
     preview_worker,
 )
 from rules import Place
+
+# The signed-in bare view and the game page, each phase next to the other, three
+# times: issue #20's page target is the median of the three ratios.
+PAGE_ROUNDS = (
+    ("bare, signed in", "page"),
+    ("bare, signed in · 2", "page · 2"),
+    ("bare, signed in · 3", "page · 3"),
+)
+# Around the flat-out chains: the bare view before, the page before, the bare view after.
+CHAIN_ROUND = ("bare, signed in · chains", "page · chains", "bare, signed in · after the chains")
 
 
 @dataclass(frozen=True)
@@ -172,11 +187,12 @@ async def _drive(
             [page_worker(p) for p in players]
         )
         results["bare"] = await phase("bare", c, w).run([bare_worker(s) for s in strangers])
-        results["bare, signed in"] = await phase("bare, signed in", c, w).run(
-            [bare_worker(p) for p in players]
-        )
         results["floor"] = await phase("floor", c, w).run([floor_worker(p) for p in players])
-        results["page"] = await phase("page", c, w).run([page_worker(p) for p in players])
+        # The ratios' two sides measured side by side, in rounds: the machine's
+        # speed drifts from one minute to the next far more than the code's cost.
+        for bare_name, page_name in PAGE_ROUNDS:
+            results[bare_name] = await phase(bare_name, c, w).run([bare_worker(p) for p in players])
+            results[page_name] = await phase(page_name, c, w).run([page_worker(p) for p in players])
         movers = _preview_moves(players)
         if movers:
             previews = [preview_worker(*movers[k % len(movers)]) for k in range(len(players))]
@@ -184,9 +200,15 @@ async def _drive(
         results["play"] = await phase("play", config.play_s, config.play_warmup_s).run(
             [partial(Player.play, p, think=config.think) for p in players]
         )
+        # The move's CPU is the chains' less their page reads: those counted at the
+        # page's CPU measured just before, the bare view's just before and after.
+        bare_before, page_before, bare_after = CHAIN_ROUND
+        results[bare_before] = await phase(bare_before, c, w).run([bare_worker(p) for p in players])
+        results[page_before] = await phase(page_before, c, w).run([page_worker(p) for p in players])
         await _each_once(players, between)  # the chains start from what each page says now
         chains = [chain_worker(game) for game in by_game(players).values()]
         results["flat out"] = await phase("flat out", c, w).run(chains)
+        results[bare_after] = await phase(bare_after, c, w).run([bare_worker(p) for p in players])
         results["bare, again"] = await phase("bare, again", c, w).run(
             [bare_worker(s) for s in strangers]
         )

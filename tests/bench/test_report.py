@@ -231,3 +231,39 @@ def test_the_cold_start_has_its_tables_and_targets() -> None:
     bad = report.render(run(moves=movegen_result(900, cold_start(web_excess=12.0, speed=1.2))))
     assert "did not | +12.0 MB | **not met** |" in bad
     assert "| 1.15 × its median time | **not met** |" in bad
+
+
+def test_the_page_reads_the_median_round_and_the_move_the_phases_around_its_chains() -> None:
+    web = web_result(submit_p95_s=0.050, page_rate=100, page_cpu=2.0, flat_cpu=9.0)
+    # 100 requests a phase: a CPU of 1.0 s (+10% PostgreSQL) is 11 ms a request.
+    web.phases.update(
+        {
+            "bare, signed in · 2": phase("bare, signed in · 2", endpoint("bare", 400, 0.02)),
+            "page · 2": phase("page · 2", endpoint("page", 100, 0.2), cpu=4.0),
+            "bare, signed in · 3": phase(
+                "bare, signed in · 3", endpoint("bare", 400, 0.02), cpu=2.0
+            ),
+            "page · 3": phase("page · 3", endpoint("page", 100, 0.2), cpu=5.0),
+            "bare, signed in · chains": phase(
+                "bare, signed in · chains", endpoint("bare", 400, 0.02), cpu=0.5
+            ),
+            "page · chains": phase("page · chains", endpoint("page", 100, 0.2), cpu=3.0),
+            "bare, signed in · after the chains": phase(
+                "bare, signed in · after the chains", endpoint("bare", 400, 0.02), cpu=1.5
+            ),
+        }
+    )
+    text = report.render(run(web=web))
+    # Rounds: 2.0×, 4.0× and 2.5×; the median round is the third (55 against 22 ms).
+    assert (
+        "| Game page: server CPU per request ≤ 3× the signed-in bare view's, same run "
+        "| 2.5× (the median of 3 rounds, 2.0–4.0×; 55.0 against 22.0 ms) | yes |" in text
+    )
+    # The chains: 99 ms a request for 100 reads and 100 moves, the reads at the page's
+    # 33 ms just before them, leaving 66 ms; the bare view around them 5.5 and 16.5 ms.
+    assert (
+        "| Move submission: server CPU per move ≤ 6× the signed-in bare view's, same run "
+        "| 6.0× (66.0 against 11.0 ms) | yes |" in text
+    )
+    assert "| Round 2 | 11.0 | 44.0 | – | 4.0× |" in text
+    assert "| Around the flat-out chains | 11.0 | 33.0 | 66.0 | 6.0× (the move) |" in text

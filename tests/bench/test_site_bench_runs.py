@@ -57,7 +57,8 @@ def test_the_site_benchmark_plays_every_phase_without_an_error() -> None:
     with ThreadPoolExecutor(max_workers=1) as pool:
         result = pool.submit(web.run, config).result()
     assert (result.players, result.games) == (7, 3)
-    for name in ("bare", "bare, signed in", "floor", "page", "preview", "play", "flat out"):
+    rounds = [name for pair in web.PAGE_ROUNDS for name in pair]
+    for name in ("bare", "floor", *rounds, "preview", "play", *web.CHAIN_ROUND, "flat out"):
         assert result.phases[name].requests > 0, name
     assert result.phases["play"].endpoints["page"].queries_median is not None
     assert set(result.profile) == {"page", "preview", "submit"}
