@@ -285,15 +285,35 @@ machine was far slower than on the runs above (the CPU-speed line's loop took
 The move's server CPU under load is the least steady figure of the table
 (it is the chains' CPU less their page reads, counted at the page's own
 figure); the in-process one, a request at a time, is the one to read: about
-half. Both targets are met in this report's run, but not with a margin that
-holds on every machine: the code before this round read 4.7× (page) and 9.6×
-(move) on the quiet machine of the runs above, and 3.1–3.4× and 2.7–4.4×
-here, because on this slow machine the bare view's CPU grew far more (3.5–4.7×)
-than the page's (2.8–3.1×). Applying this round's own factor on the page
-ratio (0.85) to 4.7× gives about 4× on a quiet machine; the move's in-process
-halving gives about 5.5–6×. What is left to try for the page: the vacations
-folded into the seats' read, fewer `get_language()` calls (46 a page), the
-menu's `{% include %}`, the move form's hidden fields.
+half.
+
+**Fourth round: the measurement's drift, the move's last fixed costs**
+(2026-12-01, evening). Two full runs of the same code, minutes apart, read
+the page at 3.3× and 2.0× the bare view and the move at 3.9× and 5.2×: the
+page and the bare view were each measured once, minutes apart, and the
+signed-in bare view's CPU drifts by a third between minutes (2.5–4.4 ms
+in this evening's runs, the page's 7.7–10.7), so the ratio said more of the
+minute than of the code, and the move's figure, which subtracts the page's,
+swung the other way. The bench now measures the two sides as neighbouring
+phases, three rounds, and the page's target reads the median round; the move
+is counted against the page phase run just before its chains and the bare
+view's just before and after (the table *The CPU ratios* above). The move
+itself: the board and move rows of the version before read in one cache round
+trip and the new ones stored in one (four before); the Move row's INSERT made
+once per process (`games/compiled.py` `insert`); and a plain task call sends a
+copy of the message Celery made for that task's first plain call, with its own
+id, arguments and delivery tag (`diamino_site/broker.py`; Celery's making of
+it was 0.7 ms of the move's CPU in-process, the copy 0.45 ms with its Redis
+round trip). In-process, the code before (06857da) and after alternately,
+four times each, 100 moves each: the move against the signed-in bare view
+4.55 / 4.29 / 4.28 / 4.44× before, 4.16 / 4.12 / 4.04 / 4.23× after, and
+17,300 Python function calls a move before, 16,200 after (cProfile). Under
+load the difference is within the runs' spread: the same bench code on both,
+full length, alternately, twice each, the move read 5.2× / 4.7× before and
+5.3× / 4.7× after, the page (unchanged this round) 2.8× / 2.5× and 2.4× / 2.3×.
+What is left to try for the move: the confirmed-address check folded into the
+seats' read under the lock, the vacations' read for the answer, the publish's
+Redis round trip shared with the cache's after the move.
 """
 
 
