@@ -10,7 +10,12 @@ PORT ?= 8000
 # The address emails link to: the one `make run` serves, unless SITE_URL is set.
 SITE_URL ?= http://$(HOST):$(PORT)
 
-.PHONY: setup dawg run mail-in test test-fast typecheck lint format migrate worker beat bench screenshots messages clean lock
+.PHONY: setup dawg common-words axe run mail-in test test-fast typecheck lint format migrate worker beat bench soak screenshots messages clean lock
+
+# Test workers (pytest-xdist): one per core and one more by default, as a browser test
+# spends part of its time waiting on Chromium and the live server (on 2 cores, 3 workers
+# took 8 min 2 s where 2 took 8 min 30 s); WORKERS=0 runs the suite in one process.
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 
 setup: $(STAMP) dawg
 
@@ -55,6 +60,21 @@ lock: setup
 dawg: $(STAMP)
 	@$(BIN)/python -m rules.dawg_file check 2>/dev/null || $(BIN)/python -m rules.dawg_file build
 
+# The débutant's common words (rules/common_words.py), committed: rebuilt by hand when the
+# list or the threshold changes. Needs wordfreq, a build-time tool only:
+# $(BIN)/pip install wordfreq
+common-words: $(STAMP)
+	$(BIN)/python -m rules.common_words build
+	$(BIN)/python -m rules.common_words check
+
+# The accessibility tests load npm's axe-core (the version package-lock.json pins) into
+# the pages: installed where npm is, so a contributor's `make test` runs them too;
+# without npm they skip and say so.
+axe: node_modules/axe-core/axe.min.js
+node_modules/axe-core/axe.min.js: package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the accessibility tests will skip (apt-get install npm, then make setup)"; fi
+
 migrate: setup
 	@mkdir -p data
 	$(BIN)/python manage.py migrate --no-input
@@ -62,21 +82,24 @@ migrate: setup
 run: migrate
 	SITE_URL='$(SITE_URL)' $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: setup
+# The 30 slowest tests are listed at the end: where the next minute of the suite is.
+test: setup axe
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal --durations=30
 
 # mypy over the whole checkout, strict on rules/ ([tool.mypy] in pyproject.toml);
 # incremental: .mypy_cache keeps what did not change.
 typecheck: setup
 	$(BIN)/mypy
 
-# The suite without the browser tests: what CI runs on a second Python (.ci/run).
+# The suite without the browser tests (FAST_MARKERS: CI's second Python also leaves out
+# those marked slow, .ci/run).
+FAST_MARKERS ?= not browser
 test-fast: setup
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -m "$(FAST_MARKERS)"
 
 lint: setup
 	$(BIN)/ruff check --fix .
@@ -96,6 +119,12 @@ beat: setup
 
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# The production stack on this machine (its own PostgreSQL, Redis, SMTP sink, gunicorn,
+# worker, beat, mail-in), 200 players for SOAK_MINUTES (60) while faults arrive; exits
+# non-zero on any lost or doubled move or email (benchmarks/soak, docs/PERFORMANCE.md).
+soak: setup dawg
+	$(BIN)/python -m benchmarks.soak
 
 # Photographs of the main pages from a live game (needs Debian's Chromium): docs/screenshots/.
 screenshots: setup

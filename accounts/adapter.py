@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.core import context as allauth_context
-from allauth.core.internal import ratelimit
 from django import forms
 from django.conf import settings
 from django.contrib.sites.models import Site
+from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.forms import BaseForm
 from django.http import HttpRequest
@@ -20,10 +20,41 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.computers import USERNAME_PREFIX as COMPUTER_USERNAME_PREFIX
 from accounts.models import User
-from accounts.outbox import account_email_write
+from accounts.names import name_taken
 from accounts.services import DELETED_USERNAME_PREFIX
+from accounts.signals import account_email_rendered
+from infra import ratelimit
 
 LANGUAGE_CODES = ("fr", "en")
+LOOK_ALIKE_USERNAME = _(
+    "This username looks too much like a player's username or display name (letters "
+    "differing only by case, accents or look-alike characters count as the same). "
+    "Choose another."
+)
+# DIAMINO_RATE_LIMITS' limit on failed log-ins per account and address.
+LOGIN_FAILED = "login-failed"
+
+
+def _login_key(request: HttpRequest, credentials: dict[str, Any]) -> tuple[object, ...]:
+    """Whose failed log-ins: the login typed (address or username) from the client's address."""
+    login = str(credentials.get("email", credentials.get("username", ""))).lower()
+    return ("login", login, get_adapter(request).get_client_ip(request))
+
+
+def login_failures_forget(request: HttpRequest, user: User, **_: Any) -> None:
+    """A reset password: the account's failed log-ins from this address are forgotten.
+
+    Connected to allauth's ``password_reset`` signal (``accounts/apps.py``).
+    """
+    from allauth.account.models import EmailAddress
+
+    logins = {
+        user.username,
+        *EmailAddress.objects.filter(user=user).values_list("email", flat=True),
+    }
+    for login in logins:
+        key = ("login", login.lower(), get_adapter(request).get_client_ip(request))
+        ratelimit.forget(ratelimit.configured(LOGIN_FAILED), *key)
 
 
 def _recipient(email: str, context: dict[str, Any]) -> User | None:
@@ -71,7 +102,7 @@ class AccountAdapter(DefaultAccountAdapter):
         """Put allauth's emails (confirmation, reset…) in the outbox, in the recipient's language.
 
         Rendered here, since their links are made in the request, and sent by a
-        worker (``accounts/outbox.py``): an SMTP server that refuses never fails
+        worker (``notifications/account_emails.py``): an SMTP server that refuses never fails
         the page. An address with no account behind it gets the language of the
         page it was asked from.
         """
@@ -92,7 +123,14 @@ class AccountAdapter(DefaultAccountAdapter):
                     **context,
                 },
             )
-        account_email_write(message=message, template_prefix=template_prefix, recipient=user)
+        received = account_email_rendered.send(
+            sender=User, message=message, template_prefix=template_prefix, recipient=user
+        )
+        if not received:  # never dropped without a word
+            raise ImproperlyConfigured(
+                "nothing receives accounts.signals.account_email_rendered: the email to "
+                f"{email} would be lost (notifications, the outbox, is not installed?)"
+            )
 
     def render_mail(
         self,
@@ -119,17 +157,31 @@ class AccountAdapter(DefaultAccountAdapter):
             message.attach_alternative(html, "text/html")
         return message
 
-    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
-        """Failed log-ins counted per account *and address* (``login_failed``'s ``key``).
+    # Failed log-ins are counted per address by allauth (``login_failed`` in
+    # ACCOUNT_RATE_LIMITS) and per account *and address* here. allauth's own "key"
+    # limit counts per account alone, so a stranger's five wrong passwords kept
+    # the owner out too, from anywhere. With the address in the key, the stranger
+    # is stopped (and also by the per-address limit) while the owner, from their
+    # own address, still logs in. A successful log-in counts nothing, and a
+    # password reset clears the count for the address it was done from
+    # (``login_failures_forget``).
 
-        allauth counts them per account alone, so a stranger's five wrong
-        passwords kept the owner out too, from anywhere. With the address in the
-        key, the stranger is stopped (and also by the per-address limit) while the
-        owner, from their own address, still logs in. The same key is cleared
-        when a password reset succeeds, for the address it was done from.
-        """
-        login = super()._get_login_attempts_cache_key(request, **credentials)
-        return f"{login}:{ratelimit.get_ip(request)}"
+    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
+        super().pre_authenticate(request, **credentials)
+        try:
+            ratelimit.take(ratelimit.configured(LOGIN_FAILED), *_login_key(request, credentials))
+        except ratelimit.RateLimited:
+            raise forms.ValidationError(
+                self.error_messages["too_many_login_attempts"], code="too_many_login_attempts"
+            ) from None
+
+    def authenticate(self, request: HttpRequest, **credentials: Any) -> User | None:
+        user = super().authenticate(request, **credentials)
+        if user is not None:  # not a failure: the attempt is given back
+            ratelimit.give_back(
+                ratelimit.configured(LOGIN_FAILED), *_login_key(request, credentials)
+            )
+        return user
 
     def save_user(
         self, request: HttpRequest, user: User, form: BaseForm, commit: bool = True
@@ -151,4 +203,9 @@ class AccountAdapter(DefaultAccountAdapter):
                     _("Usernames starting with “%(prefix)s” are reserved."),
                     params={"prefix": prefix},
                 )
-        return super().clean_username(username, shallow=shallow)
+        username = super().clean_username(username, shallow=shallow)
+        # Not a look-alike of a player's username or display name (accounts/names.py):
+        # allauth checks the exact name, case aside, and only when not ``shallow``.
+        if not shallow and name_taken(username):
+            raise forms.ValidationError(LOOK_ALIKE_USERNAME)
+        return username

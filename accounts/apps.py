@@ -13,12 +13,14 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Players")
 
     def ready(self) -> None:
+        from allauth.account.signals import password_reset
+
+        from accounts.adapter import login_failures_forget
         from accounts.models import User
-        from accounts.outbox import register_kind
         from accounts.superusers import superuser_address_verify
 
-        register_kind()  # allauth's emails go through the outbox (accounts/outbox.py)
         post_save.connect(superuser_address_verify, sender=User, dispatch_uid="superuser-address")
+        password_reset.connect(login_failures_forget, dispatch_uid="login-failures-forget")
 
 
 class EmailAddressesConfig(AccountConfig):

@@ -10,8 +10,17 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from accounts.models import User
+from accounts.names import name_taken
+from accounts.preferences import REMINDER_HOURS, reminder_hours_of
+
+LOOK_ALIKE_DISPLAY_NAME = _(
+    "This name looks too much like another player's username or display name (letters "
+    "differing only by case, accents or look-alike characters count as the same). "
+    "Choose another, or leave it empty to show your username."
+)
 
 
 @cache
@@ -23,11 +32,52 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in time_zone_names()]
 
 
+HOUR_CHOICES = [("", _("none")), *((str(h), f"{h:02d}:00") for h in range(24))]
+PUSH_FIELDS = ("push_turn", "push_reminder", "push_invitations", "push_game_over", "push_chat")
+
+
+def reminder_choices() -> list[tuple[str, str]]:
+    # Called when the form is shown (callable choices): in the page's language.
+    return [
+        (str(h), ngettext("%(hours)s hour before", "%(hours)s hours before", h) % {"hours": h})
+        for h in REMINDER_HOURS
+    ]
+
+
+def _hour(value: str) -> int | None:
+    return int(value) if value != "" else None
+
+
 class SettingsForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         choices=time_zone_choices,
         help_text=_("Deadlines are shown in this time zone."),
+    )
+    reminder_hours = forms.TypedMultipleChoiceField(
+        label=_("Remind me before a deadline"),
+        choices=reminder_choices,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "In one-day games a reminder never comes before half the day has gone. "
+            "None ticked: no reminder."
+        ),
+    )
+    quiet_from = forms.TypedChoiceField(
+        label=pgettext_lazy("quiet hours", "From"),
+        choices=HOUR_CHOICES,
+        coerce=_hour,
+        empty_value=None,
+        required=False,
+    )
+    quiet_until = forms.TypedChoiceField(
+        label=pgettext_lazy("quiet hours", "To"),
+        choices=HOUR_CHOICES,
+        coerce=_hour,
+        empty_value=None,
+        required=False,
     )
 
     class Meta:
@@ -41,6 +91,12 @@ class SettingsForm(forms.ModelForm):
             "game_over_emails",
             "report_emails",
             "play_by_email",
+            "screen_reader",
+            "reminder_emails",
+            "reminder_hours",
+            *PUSH_FIELDS,
+            "quiet_from",
+            "quiet_until",
         ]
         labels = {
             "display_name": _("Display name"),
@@ -50,14 +106,28 @@ class SettingsForm(forms.ModelForm):
             "game_over_emails": _("When a game of mine ends"),
             "report_emails": _("When a player files a report (staff)"),
             "play_by_email": _("Play by answering the turn emails"),
+            "screen_reader": _("Screen-reader mode"),
+            "reminder_emails": _("Email me before a deadline"),
+            "push_turn": _("Push when it is my turn"),
+            "push_reminder": _("Push before a deadline"),
+            "push_invitations": _("Push invitations and games starting"),
+            "push_game_over": _("Push when a game of mine ends"),
+            "push_chat": _("Push chat messages"),
         }
         help_texts = {
+            "screen_reader": _(
+                "The game page as text, for listening: a summary first, the board read "
+                "by words, rows and columns, and moves typed as in a turn email (H8 CHAT)."
+            ),
             "play_by_email": _(
                 "Answer a turn email with your move (for example H8 CHAT) and it is played, "
                 "as if you had played it on the site. Off, the turn emails only tell you "
                 "it is your turn."
             ),
-            "display_name": _("What other players see. Leave empty to show your username."),
+            "display_name": _(
+                "What other players see, with your username beside it; it may not look like "
+                "another player's name. Leave empty to show your username."
+            ),
             # The leagues' emails have no setting of their own (leagues/emails.py).
             "invitation_emails": _(
                 "Leagues too: registration open, your season's start and its last week."
@@ -75,9 +145,32 @@ class SettingsForm(forms.ModelForm):
             del self.fields["report_emails"]  # only staff are told about reports
         if not settings.MAIL_IN_ENABLED:
             del self.fields["play_by_email"]  # this site receives no replies (#24)
+        if not (settings.DIAMINO_VAPID_PUBLIC_KEY and settings.DIAMINO_VAPID_PRIVATE_KEY):
+            for name in PUSH_FIELDS:  # this site sends no web push (notifications/push.py)
+                del self.fields[name]
+        if not self.is_bound:
+            self.initial["reminder_hours"] = [str(h) for h in reminder_hours_of(self.instance)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean gives cleaned_data
+        start, end = data.get("quiet_from"), data.get("quiet_until")
+        if (start is None) != (end is None):
+            self.add_error(
+                "quiet_until",
+                _("Choose both the start and the end of your quiet hours, or neither."),
+            )
+        elif start is not None and start == end:
+            self.add_error("quiet_until", _("Your quiet hours must end at another hour."))
+        return data
 
     def clean_display_name(self) -> str:
-        return " ".join(self.cleaned_data["display_name"].split())
+        name = " ".join(self.cleaned_data["display_name"].split())
+        # Folded for case, accents and look-alike letters (accounts/names.py): a player
+        # may show their own username, never pass for someone else on the game pages.
+        if name and name_taken(name, by=self.instance):
+            raise forms.ValidationError(LOOK_ALIKE_DISPLAY_NAME)
+        return name
 
     def clean_time_zone(self) -> str:
         name = self.cleaned_data["time_zone"]

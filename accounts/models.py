@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
-from django.urls import get_script_prefix, reverse
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-
-def player_url(username: str) -> str:
-    """The public page of the player named ``username``, from a memo.
-
-    Every page links the viewer's own page, and the game page each seated
-    player's: a ``reverse()`` each (about 30 µs); the same name gives the same
-    URL for a given script prefix and URL configuration, the memo's keys.
-    """
-    return _player_url(get_script_prefix(), settings.ROOT_URLCONF, username)
-
-
-@lru_cache(maxsize=4096)
-def _player_url(script_prefix: str, urlconf: str, username: str) -> str:
-    return reverse("accounts:player", args=[username])  # reads the script prefix itself
+from accounts.preferences import default_reminder_hours
 
 
 class TurnEmails(models.TextChoices):
@@ -45,7 +29,23 @@ class EmailKind(models.TextChoices):
     INVITATIONS = "invitations", _("invitations")
     GAME_OVER = "game-over", _("finished games")
     REPORTS = "reports", _("new reports (staff)")
+    REMINDER = "reminder", _("reminders before a deadline")
     ALL = "all", _("all")
+
+
+class HandOrder(models.TextChoices):
+    """How the game page lays out the player's own tiles (``games.presenters.sorted_hand``).
+
+    Stored on the player, so the choice follows them into every game and onto
+    every device. "Unsorted" is the hand as dealt, or as the Shuffle button
+    left it on the page: shuffling sets it back to this.
+    """
+
+    UNSORTED = "unsorted", _("Unsorted")
+    LETTER_DIABLES_LAST = "letter-diables-last", _("By letter, jokers last")
+    LETTER_DIABLES_FIRST = "letter-diables-first", _("By letter, jokers first")
+    VALUE_DIABLES_LAST = "value-diables-last", _("By value, jokers last")
+    VALUE_DIABLES_FIRST = "value-diables-first", _("By value, jokers first")
 
 
 class BotLevel(models.TextChoices):
@@ -93,6 +93,37 @@ class User(AbstractUser):
     play_by_email = models.BooleanField(_("play by answering the turn emails"), default=True)
     # Read only while ``is_staff``: the alert sent to staff when a player files a report.
     report_emails = models.BooleanField(_("emails when a player files a report"), default=True)
+    # The reminder before a deadline has its own channels (#35): a player who reads no
+    # turn email may still want it, or want it pushed only.
+    reminder_emails = models.BooleanField(_("emails before a deadline"), default=True)
+    # The hours before a deadline a reminder goes out (accounts.preferences.REMINDER_HOURS).
+    reminder_hours = models.JSONField(
+        _("reminders before a deadline"), default=default_reminder_hours
+    )
+    # Web push per kind of event (accounts.preferences.PUSH_SWITCH), on each device the
+    # player turned it on for.
+    push_turn = models.BooleanField(_("push when it is my turn"), default=True)
+    push_reminder = models.BooleanField(_("push before a deadline"), default=True)
+    push_invitations = models.BooleanField(_("push invitations and games starting"), default=True)
+    push_game_over = models.BooleanField(_("push when a game of mine ends"), default=True)
+    push_chat = models.BooleanField(_("push chat messages"), default=True)
+    # Quiet hours (accounts/preferences.py), whole hours in the player's time zone; none
+    # when either is empty. No email and no push then, and no deadline.
+    quiet_from = models.PositiveSmallIntegerField(_("quiet from"), null=True, blank=True)
+    quiet_until = models.PositiveSmallIntegerField(_("quiet until"), null=True, blank=True)
+    hand_order = models.CharField(
+        _("order of my tiles"),
+        max_length=24,
+        choices=HandOrder.choices,
+        default=HandOrder.UNSORTED,
+        help_text=_("How the game page sorts your tiles; chosen beside them."),
+    )
+    # Issue #37: the game pages rendered for listening (games/text_game.py).
+    screen_reader = models.BooleanField(
+        _("screen-reader mode"),
+        default=False,
+        help_text=_("The game page as text: a summary, the board read in pieces, moves typed."),
+    )
     deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True, editable=False)
     bot_level = models.CharField(
         _("computer level"),
@@ -108,6 +139,23 @@ class User(AbstractUser):
         verbose_name_plural = _("players")
 
     def __str__(self) -> str:
+        """The name others see, with the username beside a display name: "Alice (@alice_m)".
+
+        A display name is chosen freely, within the look-alike rule
+        (``accounts/names.py``); the username cannot be borrowed, so wherever a
+        player is named, the username says who it is. Not when the display name
+        is the username in other capitals ("Alice" for "alice"): nothing to tell.
+        """
+        name = self.name_shown
+        if self.is_deleted or self.is_computer or not self.display_name:
+            return name
+        if self.display_name.casefold() == self.username.casefold():
+            return name
+        return f"{name} (@{self.username})"
+
+    @property
+    def name_shown(self) -> str:
+        """The name alone: the site's header for the player, the heading of their own page."""
         if self.deleted_at is not None:
             return gettext("Former player")
         if self.bot_level:
@@ -124,7 +172,7 @@ class User(AbstractUser):
         return bool(self.bot_level)
 
     def get_absolute_url(self) -> str:
-        return player_url(self.username)
+        return reverse("accounts:player", args=[self.username])
 
 
 class Vacation(models.Model):
@@ -136,7 +184,9 @@ class Vacation(models.Model):
     vacation early needs nothing but moving ``ends_at``.
     """
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="vacations", verbose_name=_("player")
+    )
     starts_at = models.DateTimeField(_("starts"))
     # The planned end; moved to the moment the player comes back early.
     ends_at = models.DateTimeField(_("ends"))

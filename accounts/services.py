@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.models import EmailKind, TurnEmails, User
 from accounts.signals import user_deleted
+from infra import ratelimit
 
 DELETED_USERNAME_PREFIX = "ancien-"
 
@@ -55,7 +58,42 @@ def email_unsubscribe(*, user_id: int, kind: str) -> User | None:
         user.game_over_emails = False
     if kind in (EmailKind.REPORTS, EmailKind.ALL):
         user.report_emails = False
+    if kind in (EmailKind.REMINDER, EmailKind.ALL):
+        user.reminder_emails = False
     user.save(
-        update_fields=["turn_emails", "invitation_emails", "game_over_emails", "report_emails"]
+        update_fields=[
+            "turn_emails",
+            "invitation_emails",
+            "game_over_emails",
+            "report_emails",
+            "reminder_emails",
+        ]
     )
     return user
+
+
+def confirmation_send_again(*, request: HttpRequest, user: User) -> bool:
+    """Send ``user`` the link that confirms their address again; False if one went a moment ago.
+
+    At most one per address every three minutes (``confirm-email`` in
+    ``DIAMINO_RATE_LIMITS``): the earlier email's link still works. The page
+    then says the email was sent, as allauth's own pages do.
+    """
+    from allauth.account.adapter import get_adapter
+    from allauth.account.models import EmailAddress
+
+    address = EmailAddress.objects.filter(user=user, email__iexact=user.email).first()
+    if address is None:
+        address = EmailAddress.objects.add_email(request, user, user.email)
+    try:
+        ratelimit.take(ratelimit.configured("confirm-email"), "address", address.email.lower())
+    except ratelimit.RateLimited:
+        return False
+    address.send_confirmation(request)
+    get_adapter(request).add_message(
+        request,
+        messages.INFO,
+        "account/messages/email_confirmation_sent.txt",
+        {"email": address.email, "login": True, "signup": False},
+    )
+    return True

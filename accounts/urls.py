@@ -9,6 +9,7 @@ app_name = "accounts"
 urlpatterns = [
     path("compte/", views.settings_view, name="settings"),
     path("compte/supprimer/", views.delete_account, name="delete"),
+    path("compte/ordre-des-tuiles/", views.hand_order_view, name="hand_order"),
     path("compte/vacances/", views.vacation_view, name="vacation"),
     path(
         "compte/adresse-a-confirmer/",

@@ -28,21 +28,22 @@ from __future__ import annotations
 import math
 import zoneinfo
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, Vacation
+from accounts.signals import vacation_starting
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
-    from games.models import Game
 
 DAY = timedelta(days=1)
 
@@ -154,8 +155,6 @@ def vacation_start(
     now, when a deadline of the player's has already passed: the time-out stands
     (docs/ARCHITECTURE.md, the clock).
     """
-    from games import clock  # the one place accounts reads games: a vacation stops their clocks
-
     if not isinstance(days, int) or not 1 <= days <= allowance():
         raise VacationRefused(
             "bad-days",
@@ -166,13 +165,18 @@ def vacation_start(
     # player (a notification, a rating), which takes KEY SHARE on this row; FOR UPDATE would
     # make it wait for us while we wait for its game (a deadlock), NO KEY UPDATE does not.
     user = _lock_player(user)
-    # Then the games where they are to move (the lock a time-out is decided under), and only
-    # then the time: a time-out that held a lock meanwhile has taken the turn away.
-    turns = clock.lock_turns_of(user.pk)
+    # Then the games where they are to move (the lock a time-out is decided under, taken by
+    # games/vacations.py), and only then the time: a time-out that held a lock meanwhile
+    # has taken the turn away.
+    answers = vacation_starting.send(sender=User, user=user)
+    # django-stubs types a receiver's answer as a str; these are the checks (games/vacations.py).
+    checks = [cast(Callable[[datetime], Any], check) for _receiver, check in answers]
+    if not checks:  # no clock would be stopped, nor a lost turn refused
+        raise ImproperlyConfigured("nothing receives accounts.signals.vacation_starting")
     now = now or timezone.now()
     starts_at = _first_moment(user, first_day, now)
     if starts_at == now:
-        _refuse_if_out_of_time(user, turns, now)
+        _refuse_if_out_of_time(checks, now)
     ends_at = days_later(starts_at, days, zone_of(user))
     other = (
         Vacation.objects.filter(user=user, starts_at__lt=ends_at, ends_at__gt=starts_at)
@@ -223,20 +227,19 @@ def _first_moment(user: User, first_day: date | None, now: datetime) -> datetime
     return datetime.combine(first_day, time(), tzinfo=zone_of(user)).astimezone(UTC)
 
 
-def _refuse_if_out_of_time(user: User, turns: Sequence[Game], now: datetime) -> None:
+def _refuse_if_out_of_time(checks: list[Callable[[datetime], Any]], now: datetime) -> None:
     """Refuse a vacation starting now when one of the player's deadlines has passed."""
-    from games import clock  # as in vacation_start
-
-    for game in turns:
-        deadline = clock.deadline_of(game, player_id=user.pk)
-        if deadline is not None and deadline <= now:
+    for check in checks:
+        lost = check(now)
+        if lost is not None:
+            game_id, deadline = lost
             raise VacationRefused(
                 "out-of-time",
                 _(
                     "Your time to play in game %(game)d ran out on %(date)s: a vacation can "
                     "no longer stop that clock."
                 )
-                % {"game": game.pk, "date": date_text(deadline)},
+                % {"game": game_id, "date": date_text(deadline)},
             )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from allauth.account.adapter import get_adapter
-from allauth.account.internal.flows.email_verification import send_verification_email_for_user
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,16 +11,16 @@ from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import vacations
 from accounts.emails import BadUnsubscribeToken, read_unsubscribe_token
 from accounts.forms import DeleteAccountForm, PlannedVacationForm, SettingsForm, VacationForm
-from accounts.models import EmailKind, User
+from accounts.models import EmailKind, HandOrder, User
 from accounts.permissions import can_play
 from accounts.requests import SignedInRequest
-from accounts.services import email_unsubscribe, user_delete
-from diamino_site.ratelimit import limited
+from accounts.services import confirmation_send_again, email_unsubscribe, user_delete
+from infra.ratelimit import limited
 
 
 @login_required
@@ -121,6 +120,35 @@ def vacation_view(request: SignedInRequest) -> HttpResponse:
     return render(request, "accounts/vacation.html", context, status=400 if failed else 200)
 
 
+def _plain_text(message: str, status: int) -> HttpResponse:
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+def _hand_order_too_fast(request: HttpRequest, message: str) -> HttpResponse:
+    """The rate limit's refusal as the game page's script shows it: the message alone."""
+    return _plain_text(message, 429)
+
+
+@login_required
+@require_POST
+@limited("hand-order", refuse=_hand_order_too_fast)
+def hand_order_view(request: SignedInRequest) -> HttpResponse:
+    """Remember how the player sorts their tiles (``HandOrder``), for every game and device.
+
+    Sent by the game page's script when the player picks an order or shuffles
+    (``static/js/board.js``), which sorts the tiles on the page itself: the
+    answer is 204 and nothing to draw, or the reason in plain text (400, 429)
+    for the script to show beside the list.
+    """
+    order = request.POST.get("hand_order", "")
+    if order not in HandOrder.values:
+        return _plain_text(_("Unknown order of tiles: pick one in the list."), 400)
+    user = request.user
+    user.hand_order = order
+    user.save(update_fields=["hand_order"])
+    return HttpResponse(status=204)
+
+
 def _int_or_zero(value: str | None) -> int:
     try:
         return int(value or 0)
@@ -193,7 +221,7 @@ def confirm_email_first(request: SignedInRequest) -> HttpResponse:
     if can_play(request.user):
         return redirect(next_url or "home")
     if request.method == "POST":
-        if not send_verification_email_for_user(request, request.user):
+        if not confirmation_send_again(request=request, user=request.user):
             messages.info(
                 request,
                 _(

@@ -1,11 +1,15 @@
-"""``python -m benchmarks`` (``make bench``): measure, then write ``docs/PERFORMANCE.md``.
+"""``python -m benchmarks`` (``make bench``): measure, then fill ``docs/PERFORMANCE.md``.
 
-``BENCH=engine,words,movegen,site`` picks the parts (all of them by default). A partial
-run writes ``data/bench/PERFORMANCE.md`` instead, so the committed report is
-always a whole one; ``BENCH_OUTPUT`` names another file. ``BENCH_WEB_SCALE``
-(e.g. ``0.3``) shortens the site's phases for a quick look. The figures are
-saved in ``data/bench/last-run.pickle``; ``python -m benchmarks render``
-writes the report again from them (after a change to its text).
+The report is written by hand; the run replaces only its generated blocks
+(``benchmarks.markdown``). ``BENCH=engine,words,movegen,analysis,site,phone`` picks the parts
+(all of them by default). A partial run writes a copy, ``data/bench/PERFORMANCE.md``,
+whose blocks of the parts not run say so, so the committed report always holds
+one whole run; ``BENCH_OUTPUT`` names another file. ``BENCH_WEB_SCALE`` (e.g.
+``0.3``) shortens the site's phases and its search's time budget for a quick
+look. ``BENCH=phone`` alone measures the pages on an emulated phone
+(``benchmarks.phone``); ``BENCH_PHONE_RUNS`` (default 3) how many times each. The figures are saved in ``data/bench/last-run.pickle``;
+``python -m benchmarks render`` fills the blocks again from them (after a
+change to a table's code).
 
 Exits non-zero when a part could not run (PostgreSQL or Redis missing for the
 site) or the site answered anything a player would not expect.
@@ -21,12 +25,12 @@ import time
 import traceback
 from pathlib import Path
 
-from benchmarks import engine, movegen, report, web
-from benchmarks.machine import Machine, load_average
+from benchmarks import analysis, engine, markdown, movegen, phone, report, web
+from benchmarks.machine import Machine, cpu_reference_ms, load_average
 from benchmarks.web.stack import ServiceUnavailable
 from benchmarks.words import ROOT, wordlist_bench
 
-PARTS = ("engine", "words", "movegen", "site")
+PARTS = ("engine", "words", "movegen", "analysis", "site", "phone")
 OUTPUT = ROOT / "docs" / "PERFORMANCE.md"
 PARTIAL_OUTPUT = ROOT / "data" / "bench" / "PERFORMANCE.md"
 SAVED = ROOT / "data" / "bench" / "last-run.pickle"
@@ -58,16 +62,23 @@ def main() -> int:
     )
     if "words" in parts:
         say("word list (fresh process)...")
+        run.speeds["words"] = cpu_reference_ms()
         run.words = wordlist_bench()
     if "engine" in parts:
         say("judging one placement...")
+        run.speeds["engine"] = cpu_reference_ms()
         run.judged = engine.judge_one()
         for mode, players in engine.TABLES:
             say(f"whole games, {mode}, {players} players...")
             run.games.append(engine.whole_games(mode, players))
     if "movegen" in parts:
         say("move generator and computer players...")
+        run.speeds["movegen"] = cpu_reference_ms()
         run.moves = movegen.run()
+    if "analysis" in parts:
+        say("the analysis of whole games...")
+        run.speeds["analysis"] = cpu_reference_ms()
+        run.analysis = analysis.run()
     if "site" in parts:
         say("the site under load...")
         try:
@@ -77,9 +88,22 @@ def main() -> int:
         except Exception as exc:  # report it, then fail the command
             traceback.print_exc()
             run.failures["site"] = f"the run failed: {type(exc).__name__}: {exc}"
+    if "phone" in parts:
+        say("the pages on an emulated phone...")
+        try:
+            run.phone = phone.run(
+                os.environ.get("BENCH_DATABASE_URL", web.stack.DEFAULT_DATABASE_URL),
+                os.environ.get("BENCH_REDIS_URL", web.stack.DEFAULT_REDIS_URL),
+                runs=int(os.environ.get("BENCH_PHONE_RUNS", "3")),
+            )
+        except ServiceUnavailable as exc:
+            run.failures["phone"] = str(exc)
+        except Exception as exc:  # report it, then fail the command
+            traceback.print_exc()
+            run.failures["phone"] = f"the run failed: {type(exc).__name__}: {exc}"
     run.load_end = load_average()
     run.elapsed_s = time.perf_counter() - started
-    # The figures, so that the report's text can be rendered again without measuring:
+    # The figures, so that the blocks can be filled again without measuring:
     # ``python -m benchmarks render`` (after editing benchmarks/report.py).
     SAVED.parent.mkdir(parents=True, exist_ok=True)
     SAVED.write_bytes(pickle.dumps(run))
@@ -87,14 +111,16 @@ def main() -> int:
 
 
 def write(run: report.Run) -> int:
-    """Render ``run`` into its report file; the exit status the run deserves."""
-    parts = run.parts
-    text = report.render(run)
-    default = OUTPUT if parts == PARTS else PARTIAL_OUTPUT
-    output = Path(os.environ.get("BENCH_OUTPUT") or default)
+    """Fill ``run``'s blocks into its report file; the exit status the run deserves."""
+    whole = run.parts == PARTS
+    output = Path(os.environ.get("BENCH_OUTPUT") or (OUTPUT if whole else PARTIAL_OUTPUT))
+    blocks = report.blocks(run)
+    missing = None if whole else f"*Not measured in this run (parts: {', '.join(run.parts)}).*"
+    text = markdown.fill(OUTPUT.read_text(encoding="utf-8"), blocks, missing)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
-    print(text)
+    for name, block in blocks.items():
+        print(f"{markdown.begin(name)}\n{block}\n")
     say(f"wrote {output}")
     for part, why in run.failures.items():
         say(f"FAILED: {part}: {why}")

@@ -35,6 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.markdown import table
 from benchmarks.web.stack import free_port, stop
 from benchmarks.words import ROOT
 from rules.serialize import state_to_dict
@@ -51,28 +52,6 @@ CELERY_PROCESSES = 2
 FIRST_HINT_TARGET_S = 0.3
 PRIVATE_TARGET_MB = 10.0
 SPEED_TOLERANCE = 0.10
-
-
-CHOICE = """\
-How the layout was chosen: each way measured once, on 2026-12-01, on this
-machine while it was shared (load average 2 to 18 on 2 cores; `docs/COMPUTER.md`
-says more). *Forked* is one child per mid-game position (6 positions) answering
-a hint after its parent loaded the DAWG: its private memory growth.
-
-| Way | Ready in a fresh process | Private memory it adds | Forked, after one hint |
-|---|---:|---:|---:|
-| Dicts built from the list on first use (before) | 2.6–3.4 s | 37–68 MB | 37–68 MB each |
-| The same dicts from `marshal` (2.2 MB) | 0.04 s (0.26 s, collector on) | 13 MB | — |
-| The same dicts from `pickle` (1.5 MB) | 0.04–0.07 s | 15 MB | — |
-| `marshal`'d dicts loaded before fork, `gc.freeze()` | (the parent's) | 0 until a search | +6.1 to +12.7 MB |
-| Packed cells in a file, `mmap` (kept) | 0.01–0.02 s, sha256 included | none (page cache) | +1.8 to +5.6 MB |
-
-With dicts, the search's reference counts write to every node it visits, so a
-forked process copies the pages of the nodes it touched, more with each hint
-(+8.8 to +12.8 MB after three); the +2 to +7 MB that every way pays is the
-search's own allocations. `gc.freeze()` in the Celery parent, on top of the
-mapped file, changed nothing (+8.3 against +8.2 MB) and is not used.
-"""
 
 
 @dataclass(frozen=True)
@@ -346,10 +325,6 @@ def run(states: Sequence[GameState]) -> ColdStart:
     )
 
 
-def _met(ok: bool) -> str:
-    return "yes" if ok else "**not met**"
-
-
 def targets(cold: ColdStart) -> list[tuple[str, str, bool]]:
     """The report's target rows: (target, this run's figure, met)."""
     rows = [
@@ -382,87 +357,62 @@ def targets(cold: ColdStart) -> list[tuple[str, str, bool]]:
     return rows
 
 
-def _fresh_row(name: str, f: Fresh) -> str:
+def _fresh_row(name: str, f: Fresh) -> tuple[object, ...]:
     over = [a - b for a, b in zip(f.first_s, f.warm_s, strict=True)]
     return (
-        f"| {name} | {len(f.first_s)} | {statistics.median(f.first_s):.3f} | "
-        f"{max(f.first_s):.3f} | {statistics.median(f.warm_s):.3f} | "
-        f"{statistics.median(over):.3f} | {statistics.median(f.first_wall_s):.3f} | "
-        f"{f.import_s:.2f} | {f.uss_growth_mb:.1f} | {f.dirty_growth_mb:.1f} |"
+        name,
+        len(f.first_s),
+        f"{statistics.median(f.first_s):.3f}",
+        f"{max(f.first_s):.3f}",
+        f"{statistics.median(f.warm_s):.3f}",
+        f"{statistics.median(over):.3f}",
+        f"{statistics.median(f.first_wall_s):.3f}",
+        f"{f.import_s:.2f}",
+        f"{f.uss_growth_mb:.1f}",
+        f"{f.dirty_growth_mb:.1f}",
     )
 
 
-def render(cold: ColdStart) -> list[str]:
-    """The "Cold start" subsection of the report's section 5."""
-    lines = [
-        "### Cold start: the first hint of a process, and its memory",
-        "",
-        "The DAWG is a file (`rules/dawg_file.py`: built once from the word list by "
-        "`make dawg`, checked at every load) read through `mmap`, so every process reads "
-        f"the same pages of the page cache. The reference is commit {REFERENCE}, whose "
-        "DAWG was built from the word list into dicts in each process on first use; its "
-        "`rules` is extracted from git and run side by side.",
-        "",
-        f"*Fresh interpreter*: one new process per position (the first {len(cold.fresh.first_s)} "
-        "of the positions above; 12-tile hands, some with a diable) imports the rules, "
-        "then times `rules.strategy.best_moves` twice on the same position: the first call "
-        "includes whatever the DAWG costs. CPU seconds (`time.process_time`), the wall "
-        "clock's median beside them; memory from `/proc/self/smaps_rollup` around the "
-        "first call (USS: Private_Clean + Private_Dirty; the mapped file's pages count as "
-        "private only while no other process maps them, so the dirty part is the process's "
-        "own).",
-        "",
-        "| Code | Positions | First call, median (s) | First call, max (s) | Second call, "
-        "median (s) | First minus second, median (s) | First call, wall, median (s) | "
-        "Import (s) | USS growth (MB) | of which private dirty (MB) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        _fresh_row("This tree (DAWG mapped)", cold.fresh),
-    ]
+def blocks(cold: ColdStart) -> dict[str, str]:
+    """The cold start's generated tables (the prose is in docs/PERFORMANCE.md)."""
+    rows = [_fresh_row("This tree (DAWG mapped)", cold.fresh)]
     if cold.reference is not None:
-        lines.append(_fresh_row(f"{REFERENCE} (DAWG built in dicts)", cold.reference))
-    if cold.processes:
-        lines += [
-            "",
-            f"*The site's processes*: gunicorn with {WEB_WORKERS} sync workers and a Celery "
-            f"worker with {CELERY_PROCESSES} prefork processes (`benchmarks/hintserver.py`: "
-            "the site's WSGI application and Celery app, started as in production, so the DAWG "
-            "is mapped by `diamino_site/wsgi.py` in each web worker and by the Celery "
-            "parent's `worker_init` before it forks), then one hint sent to the web "
-            "(`/_bench/hint`) and one task to Celery. USS in MB of every process, before "
-            "and after; *excess* is the hinted process's USS above the median of the "
-            "others' after the hint. It is the search's own allocations (the candidates, "
-            "the ranking, what the allocator keeps of them), and for a Celery process also "
-            "the pages of its parent's heap that running its first task writes to and so "
-            "copies (it starts at about 5 MB, sharing the rest with its parent, where a "
-            "web worker imports everything itself). None of it is the DAWG's: the last "
-            "column is the private part of the hinted process's mapping of the file.",
-            "",
-            "| Process | USS before (MB) | USS after (MB) | Hinted | Hint (s, wall) | "
-            "Excess (MB) | Private pages of its DAWG mapping (MB) |",
-            "|---|---|---|---:|---:|---:|---:|",
-        ]
-        for p in cold.processes:
-            before = " / ".join(f"{m:.1f}" for m in p.before)
-            after = " / ".join(f"{m:.1f}" for m in p.after)
-            lines.append(
-                f"| {p.kind} | {before} | {after} | #{p.hinted + 1} | {p.hint_s:.2f} | "
-                f"{p.excess_mb:+.1f} | "
-                f"{'–' if p.dawg_private_mb is None else f'{p.dawg_private_mb:.1f}'} |"
+        rows.append(_fresh_row(f"{REFERENCE} (DAWG built in dicts)", cold.reference))
+    fresh = table(
+        "Code | Positions | First call, median (s) | First call, max (s) "
+        "| Second call, median (s) | First minus second, median (s) "
+        "| First call, wall, median (s) | Import (s) | USS growth (MB) "
+        "| of which private dirty (MB)",
+        rows,
+        "lrrrrrrrrr",
+    )
+    processes = table(
+        "Process | USS before (MB) | USS after (MB) | Hinted | Hint (s, wall) | Excess (MB) "
+        "| Private pages of its DAWG mapping (MB)",
+        [
+            (
+                p.kind,
+                " / ".join(f"{m:.1f}" for m in p.before),
+                " / ".join(f"{m:.1f}" for m in p.after),
+                f"#{p.hinted + 1}",
+                f"{p.hint_s:.2f}",
+                f"{p.excess_mb:+.1f}",
+                "–" if p.dawg_private_mb is None else f"{p.dawg_private_mb:.1f}",
             )
-    if cold.speed_ms:
-        lines += [
-            "",
-            f"*Search speed*: `rules.movegen.generate` alone on all {cold.positions} positions "
-            f"(best of 3 each, CPU time), this tree and {REFERENCE} alternately in fresh "
-            f"processes, {SPEED_ROUNDS} rounds each; medians over the positions, per round.",
-            "",
-            "| Code | Median per round (ms) |",
-            "|---|---|",
-            f"| This tree (packed cells, mapped) | "
-            f"{' / '.join(f'{m:.1f}' for m in cold.speed_ms)} |",
-            f"| {REFERENCE} (dicts) | {' / '.join(f'{m:.1f}' for m in cold.reference_speed_ms)} |",
-        ]
-    for why in cold.failures:
-        lines += ["", f"**Not measured: {why}.**"]
-    lines += ["", CHOICE.rstrip(), ""]
-    return lines
+            for p in cold.processes
+        ],
+        "lllrrrr",
+    )
+    speed = table(
+        "Code | Median per round (ms)",
+        [
+            ("This tree (packed cells, mapped)", " / ".join(f"{m:.1f}" for m in cold.speed_ms)),
+            (f"{REFERENCE} (dicts)", " / ".join(f"{m:.1f}" for m in cold.reference_speed_ms)),
+        ],
+    )
+    notes = "".join(f"\n\n**Not measured: {why}.**" for why in cold.failures)
+    return {
+        "coldstart-fresh": fresh,
+        "coldstart-processes": processes + notes,
+        "coldstart-speed": speed,
+    }

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
-from diamino_site.celery import app
 from diamino_site.wsgi import application as site
+from infra.celery import app
 from rules import view
 from rules.serialize import state_from_dict
 from rules.strategy import best_moves

@@ -7,7 +7,8 @@ rows: the position it shows is the game's at that moment (the new board after
 a move played, the current one when the game moved on), with the player's own
 hand (``games.email_board.text_position``) and whose turn it is.
 
-Kinds of answer (``context["answer"]``): ``played``; ``illegal`` (the rule and
+Kinds of answer (``context["answer"]``): ``played`` (with ``later``, when the reply
+had a ``plus tard :`` line: queued for the next turn, or the reason it was not); ``illegal`` (a link to the rule and
 the engine's message), ``unreadable`` (the parser's message, or no move
 found), ``site`` (the site refused: the game is over…), ``too-big``,
 ``too-many-parts``, ``rate``, ``unauthenticated`` (the From did not pass DMARC:
@@ -33,9 +34,9 @@ from django.utils import translation
 
 from accounts.emails import absolute_url, build_email, has_confirmed_address
 from accounts.models import User
-from bymail.tokens import noreply_address
 from games.emails import game_context, playable
 from games.models import Game, Seat
+from games.reply_address import noreply_address
 from notifications import kinds
 from notifications.models import Notification
 from notifications.services import notification_write
@@ -62,7 +63,11 @@ def answer_write(
             "answer": answer,
             "seat": inbound.seat_id,
             "move_text": inbound.move_text,
-            **{k: v for k, v in details.items() if k in {"rule", "code", "message", "wait"}},
+            **{
+                k: v
+                for k, v in details.items()
+                if k in {"rule", "code", "message", "wait", "later"}
+            },
         },
     )
     return row is not None
@@ -71,6 +76,11 @@ def answer_write(
 def _message_of(context: dict[str, Any], language: str) -> str:
     message = context.get("message") or {}
     return str(message.get(language) or message.get("en") or "")
+
+
+def _rule_url(rule: str) -> str:
+    """The address of ``rule`` (an id like ``R-PLACE-4``) on the rules page, or ""."""
+    return absolute_url(f"{reverse('learn:rules')}#{rule}") if rule else ""
 
 
 def _render(row: Notification) -> EmailMultiAlternatives:
@@ -95,7 +105,9 @@ def _render(row: Notification) -> EmailMultiAlternatives:
             "answer": answer,
             "refused": answer in REFUSALS,
             "move_text": context.get("move_text", ""),
-            "rule": context.get("rule", ""),
+            # The rule the engine cited, as a link to it on the rules page: a bare
+            # id like R-PLACE-4 would tell the player nothing.
+            "rule_url": _rule_url(context.get("rule", "")),
             "reason": _message_of(context, user.language),
             "wait_minutes": max(1, int(context.get("wait", 60)) // 60),
             "max_kilobytes": settings.MAIL_IN_MAX_BYTES // 1024,
@@ -103,6 +115,12 @@ def _render(row: Notification) -> EmailMultiAlternatives:
             "settings_url": absolute_url(reverse("accounts:settings")),
             "my_games_url": absolute_url(reverse("games:mine")),
         }
+        later = context.get("later") or {}
+        if later:
+            # The "plus tard :" line: queued for the next turn, or why not.
+            full["later_line"] = later.get("line", "")
+            full["later_queued"] = bool(later.get("queued"))
+            full["later_reason"] = _message_of(later, user.language)
         if game is not None:
             # The position with the player's hand, the seat's reply address at the
             # game's version (or the no-reply one), how to answer: as in a turn email.

@@ -1,12 +1,17 @@
 """Replies fetched from a hosted mailbox over IMAP (MAIL_IN_IMAP_URL), for a site without its own MX.
 
-``fetch(url)`` (the periodic task ``bymail.imap_fetch``) logs in, selects the
-mailbox and, for each message not yet flagged ``\\Seen``, reads it without
-marking it (``BODY.PEEK[]``), stores it (``bymail.store.message_store``,
-committed) and only then flags it ``\\Seen``: a crash between the two fetches it
-again next time, and the store, keyed by Message-ID, keeps it once. The
-mailbox should be the site's alone (a person reading it in a client would mark
-messages seen before the site gets them).
+``fetch(url)`` (the periodic task ``bymail.imap_fetch``, or ``manage.py
+imap_fetch``) logs in, selects the mailbox and, for each message not yet
+flagged ``\\Seen``, reads it without marking it (``BODY.PEEK[]``), stores it
+(``bymail.store.message_store``, committed; its processing queued) and only
+then flags it ``\\Seen``. A crash (a killed process, a dropped connection)
+before the store leaves the message unseen and unstored: the next fetch plays
+it. A crash between the store and the flag fetches it again next time; the
+store, keyed by Message-ID and reply address, keeps it once, and the message
+is only flagged — or, when the crash came before its processing did, that
+stored row is queued again (the processing claims it once: never two moves,
+never two answers). The mailbox should be the site's alone (a person reading
+it in a client would mark messages seen before the site gets them).
 
 ``imaps://user:password@host:993/INBOX`` (TLS), or ``imap://`` (plain, for a
 server on the same host); the user and password are URL-quoted.
@@ -49,12 +54,17 @@ def mailbox_of(url: str) -> Mailbox:
     )
 
 
-def fetch(url: str, *, limit: int = 100) -> int:
-    """Store the unseen messages, flagging each seen once stored; how many were new."""
+def fetch(url: str, *, limit: int = 100, queue: bool = True) -> int:
+    """Store the unseen messages, flagging each seen once stored; how many were new.
+
+    ``queue``: each stored message's processing is queued (off: the sweep,
+    ``bymail.sweep``, processes them).
+    """
     from email import message_from_bytes
     from email.policy import compat32
 
-    from bymail.store import addressed_to, message_store
+    from bymail.models import InboundMessage
+    from bymail.store import addresses_to, inbound_queue, message_store
 
     box = mailbox_of(url)
     client: imaplib.IMAP4 = (
@@ -81,10 +91,14 @@ def fetch(url: str, *, limit: int = 100) -> int:
             if status != "OK" or not isinstance(raw, bytes):
                 log.warning("IMAP message %s could not be fetched; next time", uid)
                 continue
-            _row, was_new = message_store(
-                raw, via="imap", recipient=addressed_to(message_from_bytes(raw, policy=compat32))
-            )
-            new += was_new
+            headers = message_from_bytes(raw, policy=compat32)
+            # One row per reply address it came to: a reply to two seats plays for each.
+            for recipient in addresses_to(headers) or [""]:
+                row, was_new = message_store(raw, via="imap", recipient=recipient, queue=queue)
+                new += was_new
+                if not was_new and queue and row.state == InboundMessage.State.RECEIVED:
+                    # Stored by a fetch that died before processing it: now, not at the sweep.
+                    inbound_queue(row.pk)
             # Stored and committed: now it may be marked handled.
             client.uid("STORE", uid.decode(), "+FLAGS", "(\\Seen)")
     finally:

@@ -28,8 +28,10 @@ class InboundMessage(models.Model):
         IGNORED = "ignored", _("Automatic mail, ignored")
 
     # The sender's Message-ID; a message without one is keyed by a hash of its bytes.
-    # Unique: a resend or a duplicate delivery of the same message is stored once.
-    message_id = models.CharField(_("Message-ID"), max_length=255, unique=True)
+    # Unique with the recipient: a resend or a duplicate delivery of the same message
+    # to the same reply address is stored once, and a message sent to two reply
+    # addresses is stored once for each (one per seat: see Meta.constraints).
+    message_id = models.CharField(_("Message-ID"), max_length=255, db_index=True)
     raw = models.BinaryField(_("raw message"))
     size = models.PositiveIntegerField(_("size in bytes"), default=0)
     via = models.CharField(_("received by"), max_length=4, choices=Via.choices)
@@ -45,15 +47,30 @@ class InboundMessage(models.Model):
     # Failed processings (an error, rolled back); the sweep gives up at process.MAX_ATTEMPTS.
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     game = models.ForeignKey(
-        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
     )
     seat = models.ForeignKey(
-        "games.Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Seat",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat"),
     )
     # The move's text as read from the reply, and the move row it played.
     move_text = models.CharField(_("move as written"), max_length=300, blank=True)
     move = models.ForeignKey(
-        "games.Move", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Move",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("move"),
     )
     # An answer was written to the outbox (never for a stranger or a robot).
     answered = models.BooleanField(_("answered"), default=False)
@@ -61,6 +78,16 @@ class InboundMessage(models.Model):
     class Meta:
         ordering = ["-received_at"]
         indexes = [models.Index(fields=["state", "received_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["message_id", "recipient"], name="bymail_inbound_once_per_address"
+            ),
+            # One message plays for a seat once, whichever of its addresses it came to
+            # (rows not yet processed have no seat; NULLs never clash).
+            models.UniqueConstraint(
+                fields=["message_id", "seat"], name="bymail_inbound_once_per_seat"
+            ),
+        ]
         verbose_name = _("inbound email")
         verbose_name_plural = _("inbound emails")
 

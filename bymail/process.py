@@ -14,7 +14,7 @@ The checks, in order, each ending the processing when it fails:
 2. the no-reply address: answered with instructions, once per
    ``MAIL_IN_RATE_SECONDS``, if the sender is a player (their verified address)
    and, with ``MAIL_IN_AUTHSERV_ID``, passed DMARC; dropped otherwise;
-3. the token (``bymail.tokens.read_reply_address``): forged, or naming no
+3. the token (``games.reply_address.read_reply_address``): forged, or naming no
    seat → dropped and logged, nothing answered;
 4. the sender (``From``) must be a verified address of the seat's player,
    case-insensitive, and, where ``MAIL_IN_AUTHSERV_ID`` names our mail server,
@@ -29,7 +29,11 @@ The checks, in order, each ending the processing when it fails:
    the line read, which the answer echoes) → refused with the parser's message
    when it cannot be read;
 9. ``games.services.move_submit`` at the token's version (``game_resign`` for
-   a resignation): played, or refused with the engine's rule and message.
+   a resignation): played, or refused with the engine's rule and message;
+10. once played, a ``plus tard :`` / ``later:`` line (``parse_later_read``, on
+   the position the move left) is queued for the player's next turn
+   (``services.queued_move_set``); its refusal keeps the move, and the answer
+   says which.
 
 The other players are told by ``move_submit`` itself, as for a move made on
 the site. Every answer goes through the outbox (``bymail/emails.py``).
@@ -53,7 +57,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone, translation
+from django.utils import timezone
 
 import rules
 from accounts.models import User
@@ -62,12 +66,12 @@ from bymail import emails
 from bymail.extract import reply_text
 from bymail.models import InboundMessage
 from bymail.store import addressed_to
-from bymail.tokens import is_noreply_address, read_reply_address
-from diamino_site import ratelimit
 from games import bridge, services
-from games.errors import GameError
+from games.errors import GameError, in_both_languages
 from games.models import Game, Seat
-from rules.reply_notation import ReplyNotationError, parse_reply_read
+from games.reply_address import is_noreply_address, read_reply_address
+from infra import ratelimit
+from rules.reply_notation import ReplyNotationError, parse_later_read, parse_reply_read
 
 log = logging.getLogger(__name__)
 
@@ -170,15 +174,6 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def _both(message: Any) -> dict[str, str]:
-    """A (lazy) message in French and in English, for the answer rendered later."""
-    out = {}
-    for language in ("fr", "en"):
-        with translation.override(language):
-            out[language] = str(message)
-    return out
-
-
 def _rate_limit() -> ratelimit.Limit:
     return ratelimit.Limit("mail-in", settings.MAIL_IN_RATE_COUNT, settings.MAIL_IN_RATE_SECONDS)
 
@@ -229,6 +224,13 @@ def _decide(row: InboundMessage, charged: list[int] | None = None) -> Outcome:
         return Outcome(State.DROPPED, "forged or unknown reply address")
     assert ticket is not None
     game = seat.game
+    if (
+        InboundMessage.objects.filter(message_id=row.message_id, seat=seat)
+        .exclude(pk=row.pk)
+        .exists()
+    ):  # the same message, come again to another of this seat's addresses
+        log.info("inbound %s: processed for seat %s already: a duplicate", row.pk, seat.pk)
+        return Outcome(State.DROPPED, "a duplicate: this message was processed for this seat")
     player = seat.player
     verified = EmailAddress.objects.filter(
         user=player, verified=True, email__iexact=sender
@@ -317,18 +319,56 @@ def _decide(row: InboundMessage, charged: list[int] | None = None) -> Outcome:
             return Outcome(State.MOVED_ON, "the game has moved on", "moved-on", **base)
         return Outcome(
             State.REFUSED,
-            f"{error.code}: {_both(error.message)['en']}"[:300],
+            f"{error.code}: {in_both_languages(error.message)['en']}"[:300],
             "site",
-            details={"code": error.code, "message": _both(error.message)},
+            details={"code": error.code, "message": in_both_languages(error.message)},
             **base,
         )
+    details: dict[str, Any] = {"move": played.pk}
+    later = _queue_later(text, game.pk, seat, player)
+    if later:
+        details["later"] = later
     return Outcome(
         State.PLAYED,
         f"move {played.number} played",
         "played",
-        details={"move": played.pk},
+        details=details,
         **base,
     )
+
+
+def _queue_later(text: str, game_id: int, seat: Seat, player: User) -> dict[str, Any]:
+    """A ``plus tard :`` / ``later:`` line, after the move: queued for the player's next
+    turn (``services.queued_move_set``, "if still legal"), read on the position the
+    move left. What the answer says of it: {"line", "queued": bool, "message"}, or {}.
+
+    Its refusal never undoes the move played: the answer tells it.
+    """
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.Status.RUNNING:
+        return {}
+    view = rules.view(bridge.state_of(game), seat.drawn_position)
+    try:
+        found = parse_later_read(text, view)
+    except ReplyNotationError as error:
+        return {
+            "line": error.line[:300],
+            "queued": False,
+            "message": {"fr": error.message_fr, "en": error.message_en},
+        }
+    if found is None:
+        return {}
+    move, line = found
+    answer: dict[str, Any] = {"line": line[:300], "queued": False}
+    try:
+        services.queued_move_set(game_id=game.pk, player=player, version=game.move_count, move=move)
+    except rules.IllegalMove as illegal:
+        answer["message"] = {"fr": illegal.message_fr, "en": illegal.message_en}
+    except GameError as error:
+        answer["message"] = in_both_languages(error.message)
+    else:
+        answer["queued"] = True
+    return answer
 
 
 # A message whose processing fails this many times (a bug, not the player's

@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from bymail.store import inbound_queue, is_ours, message_store
-from bymail.tokens import is_noreply_address, read_reply_address
+from games.reply_address import is_noreply_address, read_reply_address
 
 log = logging.getLogger(__name__)
 

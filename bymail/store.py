@@ -4,9 +4,12 @@
 write lock is held for one insert, so `make mail-in` works beside `make run`
 on the same file) and queues its processing once committed. It returns only
 after the commit: the caller (the SMTP server, the IMAP fetch) acknowledges
-the message then, and not before. A message already stored (same Message-ID,
-or the same bytes when it has none) is not stored again, and is acknowledged
-all the same: the sender's retry, or a duplicate delivery, plays once.
+the message then, and not before. A message already stored for the same
+reply address (same Message-ID, or the same bytes when it has none) is not
+stored again, and is acknowledged all the same: the sender's retry, or a
+duplicate delivery, plays once. One message sent to two seats' reply
+addresses is stored once for each and plays for each (the processing then
+keeps it to once per seat, ``bymail.process``).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from bymail.models import InboundMessage
-from bymail.tokens import PREFIX, is_noreply_address, mail_in_domain
+from games.reply_address import PREFIX, is_noreply_address, mail_in_domain
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +50,24 @@ def addressed_to(message: Message) -> str:
             if is_ours(address):
                 return address
     return ""
+
+
+def addresses_to(message: Message) -> list[str]:
+    """Every reply address of ours a message came to, from its headers (IMAP has no envelope).
+
+    The copy's own (``Delivered-To``, ``X-Original-To``) when the mail server
+    wrote it: each copy is then one recipient's. Otherwise all of ours in ``To``
+    and ``Cc``, once each: one copy of a message sent to two seats plays for both.
+    """
+    for names in (("Delivered-To", "X-Original-To"), ("To", "Cc")):
+        found: list[str] = []
+        for name in names:
+            for _name, address in getaddresses([str(v) for v in message.get_all(name, [])]):
+                if is_ours(address) and address.lower() not in {a.lower() for a in found}:
+                    found.append(address)
+        if found:
+            return found[:1] if names[0] == "Delivered-To" else found
+    return []
 
 
 def message_id_of(raw: bytes) -> str:
@@ -86,7 +107,9 @@ def message_store(
             if queue:
                 transaction.on_commit(partial(inbound_queue, row.pk))
     except IntegrityError:
-        existing = InboundMessage.objects.filter(message_id=message_id).first()
+        existing = InboundMessage.objects.filter(
+            message_id=message_id, recipient=recipient[:320]
+        ).first()
         if existing is None:  # not a duplicate after all: a real database error
             raise
         log.info("inbound %s stored already (%s): a duplicate", message_id, existing.state)

@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from diamino_site.celery import app as celery_app
+from infra.celery import app as celery_app
 
 __all__ = ["celery_app"]

@@ -10,12 +10,14 @@ mail written to the console and to ``data/mail/``. Production sets
 from __future__ import annotations
 
 import os
-from datetime import timedelta
+from datetime import date, timedelta
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from diamino_site.env import (
@@ -27,6 +29,7 @@ from diamino_site.env import (
     env_str,
     env_url,
 )
+from diamino_site.release import default_release
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -81,7 +84,6 @@ INSTALLED_APPS = [
     "allauth",
     # allauth.account, named "Email addresses" in the admin (accounts/apps.py).
     "accounts.apps.EmailAddressesConfig",
-    "rules.apps.RulesConfig",
     "accounts.apps.AccountsConfig",
     "games.apps.GamesConfig",
     "ratings.apps.RatingsConfig",
@@ -97,6 +99,12 @@ MIDDLEWARE = [
     # First, so that every response and every log line of the request has its id.
     "monitoring.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Pages and htmx answers compressed (a game page's 70 KB of HTML is about 8 KB
+    # gzipped: seconds on a phone's slow network). Above every middleware that reads or
+    # writes the body, as Django's documentation asks. Django pads each compressed
+    # answer with random bytes (since 4.2) against BREACH, and the CSRF token is masked
+    # per response. Static files come compressed already (WhiteNoise's .gz files).
+    "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -136,6 +144,15 @@ CONTENT_SECURITY_POLICY = {
 DIAMINO_BENCH_VIEWS = env_bool("DIAMINO_BENCH_VIEWS", False)
 if DIAMINO_BENCH_VIEWS:
     MIDDLEWARE.insert(0, "diamino_site.bench.QueryCountMiddleware")
+    # The phone benchmark's before/after (benchmarks/phone.py): what compression and
+    # conditional answers buy, each measured by switching it on or off. Never in production.
+    if not env_bool("DIAMINO_BENCH_GZIP", True):
+        MIDDLEWARE.remove("django.middleware.gzip.GZipMiddleware")
+    if env_bool("DIAMINO_BENCH_CONDITIONAL_GET", False):
+        MIDDLEWARE.insert(
+            MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
+            "django.middleware.http.ConditionalGetMiddleware",
+        )
 
 ROOT_URLCONF = "diamino_site.urls"
 WSGI_APPLICATION = "diamino_site.wsgi.application"
@@ -153,8 +170,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            # The site's own tags, for templates/base.html (diamino_site is not an app).
-            "libraries": {"site": "diamino_site.site_tags"},
         },
     }
 ]
@@ -168,6 +183,13 @@ if _database_url:
     DATABASES = {
         "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A database that cannot be reached (a host that drops packets, a frozen
+        # server) fails a new connection after this many seconds instead of the
+        # system's minutes: the page is the 503 one, and /healthz's check thread ends.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env_int("DIAMINO_DB_CONNECT_TIMEOUT", 5, minimum=2, maximum=300)
+        )
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
         "DIAMINO_DB_PREPARED_STATEMENTS", True
     ):
@@ -198,12 +220,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: Celery broker and cache when set; eager tasks otherwise ---------
 REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss", "unix"))
 if REDIS_URL:
-    # A Redis that is down or hangs never stops a page (diamino_site/cache.py): an
+    # A Redis that is down or hangs never stops a page (infra/cache.py): an
     # operation waits at most the socket timeout, then Redis is left alone for
     # RETRY_SECONDS while the fallback serves. The rate limits fall back to a
     # per-process local-memory cache; the sessions to nothing (the database has them).
     _redis_cache = {
-        "BACKEND": "diamino_site.cache.ResilientRedisCache",
+        "BACKEND": "infra.cache.ResilientRedisCache",
         "LOCATION": REDIS_URL,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         "RETRY_SECONDS": 5,
@@ -212,17 +234,15 @@ if REDIS_URL:
         "default": {**_redis_cache, "FALLBACK": "local"},
         "sessions": {**_redis_cache, "FALLBACK": "none"},
     }
-    # Sessions read from Redis and kept in the database: one query less per
-    # signed-in request; a flushed cache signs nobody out (diamino_site/sessions.py).
-    SESSION_ENGINE = "diamino_site.sessions"
+    # Sessions read from Redis and kept in the database (Django's cached_db): one
+    # query less per signed-in request; a flushed cache signs nobody out. With Redis
+    # away they are read from the database; a log-out meanwhile stays one
+    # (the "sessions" cache keeps nothing then, infra/cache.py).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
-    if REDIS_URL.startswith("redis://"):
-        # Kombu's Redis transport, one client per channel rather than per command.
-        # Not for rediss://: kombu turns TLS on only for its own "rediss" transport.
-        CELERY_BROKER_TRANSPORT = "diamino_site.broker:RedisTransport"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
@@ -238,11 +258,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "interval_start": 0,
     "interval_step": 0.5,
     # A Redis that hangs must not hang the move that queues its emails (kombu
-    # waits forever by default): one try, then the sweeps (diamino_site/broker.py).
+    # waits forever by default): one try, then the sweeps (infra/celery.py).
     "socket_connect_timeout": 1,
     "socket_timeout": 1,
 }
 CELERY_TASK_PUBLISH_RETRY = False
+# Once a publish failed, queueing is refused at once for this long (infra/celery.py).
+DIAMINO_BROKER_RETRY_SECONDS = 5.0
 CELERY_TIMEZONE = "UTC"
 # One beat process schedules these; any number of workers run them (README).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
@@ -293,9 +315,10 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
-    # "key" is the account and the address together (accounts/adapter.py): a
-    # stranger's wrong passwords never lock the owner out from their own address.
-    "login_failed": "10/m/ip,5/5m/key",
+    # Per address here; per account and address together in DIAMINO_RATE_LIMITS'
+    # "login-failed" (accounts/adapter.py): a stranger's wrong passwords never lock
+    # the owner out from their own address.
+    "login_failed": "10/m/ip",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
     "reset_password_from_key": "20/m/ip",
@@ -320,7 +343,7 @@ EMAIL_FILE_PATH = DATA_DIR / "mail"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Diamino <diamino@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Play by mail (#24): the domain of the turn emails' Reply-To, reply+<token>@MAIL_IN_DOMAIN
-# (bymail/tokens.py). Empty: SITE_URL's host name, or "localhost" when it is an IP address.
+# (games/reply_address.py). Empty: SITE_URL's host name, or "localhost" when it is an IP address.
 MAIL_IN_DOMAIN = env_str("MAIL_IN_DOMAIN", "")
 
 # --- Play by email: replies to the turn emails (bymail/, README) ------------
@@ -386,8 +409,8 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            # WhiteNoise's manifest storage, each name's URL kept once found.
-            else "diamino_site.storage.ManifestStaticFilesStorage"
+            # Hashed names (cached for a year by browsers) and compressed copies.
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
@@ -429,15 +452,30 @@ DIAMINO_NOTIFICATION_RETRY_CAP = timedelta(hours=1)
 DIAMINO_NOTIFICATION_LEASE = timedelta(minutes=10)
 DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(minutes=1)
 DIAMINO_NOTIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
+# Web push (notifications/push.py), VAPID (RFC 8292): the key pair `manage.py vapid_keys`
+# prints (base64url: the public key as the browser takes it, the private key's raw 32 bytes)
+# and a contact for the push services (mailto: or https:). Without both keys the site offers
+# no push: no button in the settings, no push rows.
+DIAMINO_VAPID_PUBLIC_KEY = env_str("DIAMINO_VAPID_PUBLIC_KEY", "")
+DIAMINO_VAPID_PRIVATE_KEY = env_str("DIAMINO_VAPID_PRIVATE_KEY", "")
+DIAMINO_VAPID_SUBJECT = env_str("DIAMINO_VAPID_SUBJECT", "mailto:diamino@localhost")
+# How long a push service may take to answer before the push is retried (seconds).
+DIAMINO_PUSH_TIMEOUT = 10
+# How long a push message waits at the push service for a device that is off (seconds).
+DIAMINO_PUSH_TTL = 24 * 3600
 # The local hour (in each player's time zone) from which the daily digest goes out.
 DIAMINO_DIGEST_HOUR = env_int("DIAMINO_DIGEST_HOUR", 8, minimum=0, maximum=23)
-DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=2)
-# How often a waiting player's game page asks whether the game has moved on.
-# An unchanged game answers 204 with no body, so a short interval is cheap;
-# tests use 1 second to see the page update by itself.
-DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 10, minimum=1, maximum=3600)
+# /healthz checks the database and the broker at once, each for at most this long:
+# it answers (503, naming what is wrong) in about this time even when one hangs.
+DIAMINO_HEALTH_TIMEOUT = timedelta(seconds=1)
+# How often an open game page (the player to move's too) asks whether the game has
+# changed: a move, a resignation, a time-out, an annulment, a day given, a chat message.
+# An unchanged game answers 204 with no body after one query, so a short interval is
+# cheap; 6 seconds shows the news within 10 (docs/ARCHITECTURE.md, "A page that stays
+# current"). Tests use 1 second to see the page update by itself.
+DIAMINO_POLL_SECONDS = env_int("DIAMINO_POLL_SECONDS", 6, minimum=1, maximum=3600)
 
-# Rate limits (diamino_site/ratelimit.py): name -> (count, seconds), per player when
+# Rate limits (infra/ratelimit.py): name -> (count, seconds), per player when
 # signed in, per client address otherwise. A limited request is a 429 that changes
 # nothing. Far above honest play: the preview fires as tiles are placed (150 ms after
 # the last), so 240 a minute is four a second for a whole minute.
@@ -454,6 +492,10 @@ DIAMINO_RATE_LIMITS: dict[str, tuple[int, int]] = {
         "chat": (6, 60),
         "reports": (5, 86400),
         "form": (60, 60),  # every other form: tables, seats, a day given, settings, vacations…
+        "hand-order": (120, 60),  # the Sort list saves each choice, an arrow key each
+        "replay": (60, 60),  # a game's replay, rebuilt by the engine at each ask
+        "login-failed": (5, 300),  # per account and address (accounts/adapter.py)
+        "confirm-email": (1, 180),  # a confirmation sent again, per address
     }.items()
 }
 
@@ -461,8 +503,22 @@ DIAMINO_RATE_LIMITS: dict[str, tuple[int, int]] = {
 # player waits before it answers (with a worker; eagerly it answers at once):
 # a reply in the same instant reads as a glitch, and the pause spreads the load.
 DIAMINO_BOT_DELAY_SECONDS = env_int("DIAMINO_BOT_DELAY_SECONDS", 2, minimum=0, maximum=60)
+# With eager tasks (the embedded default: no worker), the computer turns one request plays
+# at most, after the move that gave the first one (games/computer.py): a table where only
+# computers are left is played on by the game page's next views (its poll) and by the sweep,
+# not to its end inside one request. 3 answers a person at a table of 4 with all three replies.
+DIAMINO_COMPUTER_TURNS_PER_REQUEST = env_int(
+    "DIAMINO_COMPUTER_TURNS_PER_REQUEST", 3, minimum=1, maximum=20
+)
 # Hints per player and game, in unrated games only.
 DIAMINO_HINTS_PER_GAME = env_int("DIAMINO_HINTS_PER_GAME", 3, minimum=0, maximum=100)
+# Names the code that drew what the game page keeps in the cache (games/page_cache.py):
+# a deploy that changes it never serves the old code's board. By default the
+# installed version and the git commit, read once here (diamino_site/release.py).
+DIAMINO_RELEASE = env_str("DIAMINO_RELEASE", "") or default_release(BASE_DIR)
+# Seconds a hint's or a computer player's search may take: past them it answers with the
+# best move found so far (the computer exchanges or passes if it found none).
+DIAMINO_SEARCH_SECONDS = env_int("DIAMINO_SEARCH_SECONDS", 3, minimum=1, maximum=60)
 # Analyse each finished game in a worker as soon as it ends (games/services/analysis.py).
 # Unset (None): only when a worker runs the tasks. Eagerly the analysis (seconds
 # to a minute) would hold up the last move's page; players then ask for it with
@@ -494,6 +550,24 @@ if SENTRY_DSN:
 
     sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "") or None)
 ADMINS = env_addresses("ADMINS")
+
+# /.well-known/security.txt (RFC 9116) and SECURITY.md: where to report a vulnerability.
+# Contact: a mailto: or https: URL; unset, the first of ADMINS, else DEFAULT_FROM_EMAIL.
+# Expires: a date (2027-06-30) the host commits to review it by; unset, 180 days from the
+# day it is served, so the file is never stale but promises no review.
+DIAMINO_SECURITY_CONTACT = env_str("DIAMINO_SECURITY_CONTACT", "") or (
+    f"mailto:{ADMINS[0][1] if ADMINS else parseaddr(DEFAULT_FROM_EMAIL)[1]}"
+)
+try:
+    DIAMINO_SECURITY_EXPIRES = (
+        date.fromisoformat(_expires)
+        if (_expires := env_str("DIAMINO_SECURITY_EXPIRES", ""))
+        else None
+    )
+except ValueError as exc:
+    raise ImproperlyConfigured(
+        f"DIAMINO_SECURITY_EXPIRES must be a date, 2027-06-30: {exc}"
+    ) from exc
 
 LOGGING = {
     "version": 1,

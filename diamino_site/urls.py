@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
-from diamino_site import bench, views
+from diamino_site import bench, pwa, views
 
 # The admin under the site's name, not "Django administration" (translated titles).
 admin.site.site_header = admin.site.site_title = "Diamino"
@@ -14,6 +14,12 @@ admin.site.index_title = _("Diamino administration")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("robots.txt", views.robots_txt, name="robots_txt"),
+    path(".well-known/security.txt", views.security_txt, name="security_txt"),
+    # The installable app: the worker at the root controls every page (diamino_site/pwa.py).
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("hors-ligne/", pwa.offline, name="offline"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("allauth.urls")),
@@ -23,6 +29,7 @@ urlpatterns = [
     path("", include("moderation.urls", namespace="moderation")),
     path("", include("learn.urls", namespace="learn")),
     path("", include("leagues.urls", namespace="leagues")),
+    path("", include("notifications.urls", namespace="push")),
 ]
 
 # A database that cannot be reached is a 503 page, anything else Django's 500.

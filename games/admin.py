@@ -16,24 +16,28 @@ deal, the state, the hands, the tiles drawn and returned, a move's record),
 the review links are replaced by a note, and "check" refuses them (its
 differences can quote hands). ``services.game_annul`` refuses them too.
 
-The "reported" filter reads ``moderation.Report``: the admin is where the
-games and the reports about them meet, and only the admin depends on it.
+The reports about a game (a column, a filter, a link) are added by
+``moderation/admin.py``, which sits above games and registers this admin
+again with them.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -43,7 +47,6 @@ from games.audit import game_check
 from games.errors import GameError
 from games.models import ChatMessage, Game, Move, Seat
 from games.staff_views import is_staff, plays_in, refuse_own_game, seated
-from moderation.models import Report
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -123,28 +126,6 @@ class AnnulledFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ReportedFilter(admin.SimpleListFilter):
-    title = _("reported")
-    parameter_name = "reported"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, StrOrPromise]]:
-        return [
-            ("open", _("With an open report")),
-            ("any", _("With any report")),
-            ("no", _("Never reported")),
-        ]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
-        if self.value() == "open":
-            # Annotated by GameAdmin.get_queryset, which the stubs' plugin cannot see.
-            return queryset.filter(has_open_report=True)  # type: ignore[misc]
-        if self.value() == "any":
-            return queryset.filter(Exists(Report.objects.filter(game=OuterRef("pk"))))
-        if self.value() == "no":
-            return queryset.exclude(Exists(Report.objects.filter(game=OuterRef("pk"))))
-        return queryset
-
-
 # --- inlines --------------------------------------------------------------------------
 
 
@@ -220,7 +201,7 @@ class AnnulForm(forms.Form):
 
 @admin.register(Game)
 class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
-    list_display = (
+    list_display: tuple[str, ...] = (  # moderation/admin.py adds a column
         "id",
         "mode",
         "status",
@@ -230,7 +211,6 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
         "started_at",
         "finished_at",
         "is_annulled",
-        "open_reports",
     )
     list_display_links = ("id",)
     list_filter = (
@@ -238,7 +218,6 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
         "mode",
         "rated",
         AnnulledFilter,
-        ReportedFilter,
         "created_at",
         "started_at",
         "finished_at",
@@ -265,9 +244,8 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
                     "creator",
                     ("created_at", "started_at", "finished_at"),
                     ("move_count", "to_move", "turn_started_at"),
-                    ("turn_extra_days", "time_gifts"),
+                    ("turn_extra_days", "days_given"),
                     ("analysis_queued_at", "analysed_at"),
-                    "reports",
                 )
             },
         ),
@@ -280,9 +258,9 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
             },
         ),
     )
-    readonly_fields = (
+    readonly_fields: ClassVar[tuple[str, ...]] = (
         "review_links",
-        "reports",
+        "days_given",
         "setup_json",
         "first_player_draw_json",
         "state_json",
@@ -313,13 +291,7 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
         return game
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        open_reports = Report.objects.filter(game=OuterRef("pk"), status=Report.Status.OPEN)
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(has_open_report=Exists(open_reports))
-            .prefetch_related("seats__player")
-        )
+        return super().get_queryset(request).prefetch_related("seats__player")
 
     # --- columns and fields
 
@@ -331,10 +303,6 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
     @admin.display(description=_("annulled"), boolean=True, ordering="status")
     def is_annulled(self, game: Game) -> bool:
         return game.status == Game.Status.ANNULLED
-
-    @admin.display(description=_("open report"), boolean=True, ordering="has_open_report")
-    def open_reports(self, game: Game) -> bool:
-        return game.has_open_report  # type: ignore[attr-defined]  # GameAdmin.get_queryset's
 
     @admin.display(description=_("review"))
     def review_links(self, game: Game) -> StrOrPromise:
@@ -351,15 +319,29 @@ class GameAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
             links.append((reverse("admin:games_game_annul", args=[game.pk]), _("Annul the game")))
         return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
-    @admin.display(description=_("reports"))
-    def reports(self, game: Game) -> str:
-        url = reverse("admin:moderation_report_changelist") + f"?game__id__exact={game.pk}"
-        count = game.reports.count()
-        return format_html(
-            '<a href="{}">{}</a>',
-            url,
-            ngettext("%(n)d report", "%(n)d reports", count) % {"n": count},
-        )
+    @admin.display(description=_("days given"))
+    def days_given(self, game: Game) -> StrOrPromise:
+        """Each day given, as a sentence: when, after which move, who gave it to whom.
+
+        ``Game.time_gifts`` holds seat ids; staff read names.
+        """
+        if not game.time_gifts:
+            return _("No day given yet.")
+        names = {seat.pk: str(seat.player) for seat in game.seats.all()}
+        lines = []
+        for gift in game.time_gifts:
+            at = parse_datetime(gift.get("at", ""))
+            when = date_format(localtime(at), "DATETIME_FORMAT") if at else "?"
+            lines.append(
+                _("%(when)s, after move %(after)s: %(giver)s gave %(receiver)s one more day.")
+                % {
+                    "when": when,
+                    "after": gift.get("after", "?"),
+                    "giver": names.get(gift.get("by"), "?"),
+                    "receiver": names.get(gift.get("to"), "?"),
+                }
+            )
+        return format_html_join("", "<div>{}</div>", ((line,) for line in lines))
 
     @admin.display(description=_("set-up"))
     def setup_json(self, game: Game) -> str:

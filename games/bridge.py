@@ -8,6 +8,7 @@ and replaying the stored moves. Nothing here decides a rule.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -121,6 +122,15 @@ def with_player(move: rules.Move, position: int) -> rules.Move:
     return replace(move, player=position)
 
 
+def queued_notation(state: rules.GameState, move: rules.Place) -> str:
+    """The notation of a queued placement as if played on ``state``; its squares and
+    letters (``H8=C I8=H``) while it is not legal there."""
+    try:
+        return rules.format_notation(rules.notate(state, move))
+    except rules.IllegalMove:
+        return " ".join(f"{square}={letter}" for square, letter in move.tiles)
+
+
 def describe_devils(
     events: tuple[rules.Event, ...], marque: bool, owed: int = 0
 ) -> tuple[str, ...]:
@@ -158,9 +168,18 @@ def _returns_owed(state: rules.GameState, move: rules.Move) -> int:
         return 0  # apply() reports the placement's own mistake
 
 
-def preview(game: Game, position: int, move: rules.Move, lang: str) -> Any:
-    """Judge ``move`` for the player at ``position`` without saving anything."""
-    return preview_state(state_of(game), position, move, lang)
+def preview(
+    game: Game, position: int, move: rules.Move, lang: str, *, as_if_to_move: bool = False
+) -> Any:
+    """Judge ``move`` for the player at ``position`` without saving anything.
+
+    ``as_if_to_move``: judged as if it were their turn now (a move being queued
+    while another player is to move: what it would do on this board).
+    """
+    state = state_of(game)
+    if as_if_to_move:
+        state = replace(state, turn=position)
+    return preview_state(state, position, move, lang)
 
 
 def preview_state(state: rules.GameState, position: int, move: rules.Move, lang: str) -> Preview:
@@ -195,21 +214,65 @@ def preview_state(state: rules.GameState, position: int, move: rules.Move, lang:
 # --- records and replays ----------------------------------------------------------
 
 
-def record_of(game: Game) -> dict[str, Any]:
-    """The game record (RECORD.md): the deal and every move with what it drew."""
+def record_of(game: Game, seats: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The game record (RECORD.md): the deal and every move with what it drew.
+
+    ``seats``: the game's seats with their players, when the caller has them.
+    """
+    document = _deal_record(game, seats)
+    document["moves"] = list(game.moves.order_by("number").values_list("record", flat=True))
+    return document
+
+
+def _deal_record(game: Game, seats: Sequence[Any] | None) -> dict[str, Any]:
+    """The record's deal and players, with no move yet."""
     config = config_of(game)
     if game.setup is None:
         raise ValueError(f"game {game.pk} has not started: it has no record")
-    seats = sorted(game.seats.select_related("player"), key=lambda s: s.drawn_position)
-    document = rules_record.write_record(
+    found = game.seats.select_related("player") if seats is None else seats
+    ordered = sorted(found, key=lambda s: s.drawn_position)
+    return rules_record.write_record(
         config,
-        [s.player.username for s in seats],
+        [s.player.username for s in ordered],
         game.setup["hands"],
         [],
         reserve=game.setup["reserve"],
     )
-    document["moves"] = list(game.moves.order_by("number").values_list("record", flat=True))
-    return document
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game's stored moves replayed by the engine from its deal (``replayed``)."""
+
+    moves: list[rules.Move]  # every stored move, as the engine reads it
+    states: list[rules.GameState]  # the deal, then the state after each legal move
+    summaries: list[rules.MoveSummary]  # what each legal move did
+    refused: rules.IllegalMove | None  # the first stored move the engine refused, if any
+
+
+def replayed(
+    game: Game, records: Iterable[dict[str, Any]], seats: Sequence[Any] | None = None
+) -> Replayed:
+    """``game`` replayed from its deal through ``records`` (its stored moves, in order).
+
+    A move the engine refuses (a corrupt game, which the staff's check reports)
+    ends the replay there: the states before it can still be shown. The one
+    place the stored moves are replayed: the players' replay, the staff's and
+    ``replay`` below all come here.
+    """
+    document = _deal_record(game, seats)
+    document["moves"] = list(records)
+    parsed = rules_record.parse_record(document, words=config_of(game).words)
+    states = [parsed.initial]
+    summaries: list[rules.MoveSummary] = []
+    for move in parsed.moves:
+        try:
+            state, events = rules.apply(states[-1], move)
+        except rules.IllegalMove as exc:
+            return Replayed(list(parsed.moves), states, summaries, exc)
+        states.append(state)
+        summaries.append(rules.summarize(events, state.n_players))
+    return Replayed(list(parsed.moves), states, summaries, None)
 
 
 def replay(game: Game) -> list[rules.GameState]:
@@ -217,12 +280,10 @@ def replay(game: Game) -> list[rules.GameState]:
 
     Raises IllegalMove if a stored move is not legal: the game is corrupt.
     """
-    parsed = rules_record.parse_record(record_of(game))
-    states = [parsed.initial]
-    for move in parsed.moves:
-        state, _events = rules.apply(states[-1], move)
-        states.append(state)
-    return states
+    run = replayed(game, game.moves.order_by("number").values_list("record", flat=True))
+    if run.refused is not None:
+        raise run.refused
+    return run.states
 
 
 def check_word(text: str) -> wordlist.CheckResult:

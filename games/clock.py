@@ -14,6 +14,12 @@ is booked (``push_past`` stops the clock from its start), so the page, the
 lists and the emails show the later deadline at once; cancelling it before it
 starts brings the deadline back, still after now.
 
+**Quiet hours** (#35, ``accounts/preferences.py``): a deadline that would fall
+in the quiet hours of the player to move moves to their end, so no one times
+out in their sleep. It is the last step of the computation, after vacations and
+days given (``turn_deadline``); it only ever moves a deadline later, so the
+shortcuts below that compare with the bare ``days`` still hold.
+
 The other players may give the player to move more time (``games/services/time_given.py``):
 a day at a time, at most ``MAX_EXTRA_DAYS`` per turn from all of them. The
 days given are clock time added to the turn (``Game.turn_extra_days``, back to
@@ -37,21 +43,20 @@ deadlocked here: ``tests/games/test_concurrency.py``).
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
-from django.db.models import QuerySet
 from django.utils import timezone
 
-from accounts.models import Vacation
-from games.compiled import MAX_ARGUMENTS, CompiledQuery
+from accounts.models import User, Vacation
+from accounts.preferences import REMINDER_HOURS, QuietHours, quiet_hours, quiet_hours_of
 from games.models import Game, Seat
 
 DAY = timedelta(days=1)
 REMINDER_LEAD = timedelta(hours=24)
+# The earliest reminder a player may choose (accounts.preferences.REMINDER_HOURS).
+LONGEST_REMINDER_LEAD = timedelta(hours=max(REMINDER_HOURS))
 # The most days the other players may give the player to move on one turn, all
 # givers together: enough to cover a week away without a vacation, and a bound
 # on how long a friendly gift can hold up the rest of a larger table.
@@ -79,10 +84,17 @@ def push_past(start: datetime, allowed: timedelta, pauses: Iterable[Interval]) -
 
 
 def turn_deadline(
-    turn_started_at: datetime, days: int, vacations: Iterable[Interval] = ()
+    turn_started_at: datetime,
+    days: int,
+    vacations: Iterable[Interval] = (),
+    quiet: QuietHours | None = None,
 ) -> datetime:
-    """The moment the player to move times out (R-END-4), with ``days`` of clock time."""
-    return push_past(turn_started_at, days * DAY, vacations)
+    """The moment the player to move times out (R-END-4), with ``days`` of clock time.
+
+    Out of the player's ``quiet`` hours: a moment in them moves to their end.
+    """
+    deadline = push_past(turn_started_at, days * DAY, vacations)
+    return quiet.moved(deadline) if quiet is not None else deadline
 
 
 def turn_days(game: Game) -> int:
@@ -90,13 +102,14 @@ def turn_days(game: Game) -> int:
     return game.days_per_move + game.turn_extra_days
 
 
-def reminder_lead(days_per_move: int) -> timedelta:
-    """How long before the deadline the reminder goes out.
+def reminder_lead(days_per_move: int, chosen: timedelta = REMINDER_LEAD) -> timedelta:
+    """How long before the deadline a reminder the player ``chosen`` goes out.
 
-    24 hours, except in one-day games, where that would be the moment the
-    turn begins (the "your turn" email already says it): there, half the time.
+    As chosen (24 hours unless the player chose otherwise in the settings), but
+    never earlier than halfway through the turn: in a one-day game 24 hours
+    would be the moment the turn begins (the "your turn" email already says it).
     """
-    return min(REMINDER_LEAD, days_per_move * DAY / 2)
+    return min(chosen, days_per_move * DAY / 2)
 
 
 def vacations_of(player_ids: Iterable[int | None], since: datetime) -> dict[int, list[Interval]]:
@@ -105,29 +118,12 @@ def vacations_of(player_ids: Iterable[int | None], since: datetime) -> dict[int,
     found: dict[int, list[Interval]] = defaultdict(list)
     if not ids:
         return found
-    if len(ids) < MAX_ARGUMENTS:  # a game's seats: the SQL made once (games/compiled.py)
-        rows: Iterable[tuple[int, datetime, datetime]] = _vacations_query(len(ids)).list(
-            *sorted(ids), since
-        )
-    else:  # the deadline sweep's many players
-        rows = _vacations_build(*ids, since)
+    rows = Vacation.objects.filter(user_id__in=ids, ends_at__gt=since).values_list(
+        "user_id", "starts_at", "ends_at"
+    )
     for user_id, starts_at, ends_at in rows:
         found[user_id].append((starts_at, ends_at))
     return found
-
-
-@functools.cache
-def _vacations_query(count: int) -> CompiledQuery[tuple[int, datetime, datetime]]:
-    """``vacations_of``'s query for ``count`` players, its SQL made once (games/compiled.py)."""
-
-    return CompiledQuery(_vacations_build, *([int] * count), datetime)
-
-
-def _vacations_build(*arguments: Any) -> QuerySet[Any]:
-    *ids, since = arguments
-    return Vacation.objects.filter(user_id__in=ids, ends_at__gt=since).values_list(
-        "user_id", "starts_at", "ends_at"
-    )
 
 
 def on_vacation_until(vacations: Sequence[Interval], at: datetime | None = None) -> datetime | None:
@@ -167,20 +163,18 @@ def lock_turns_of(player_id: int) -> list[Game]:
     )
 
 
-def is_overdue(game: Game, now: datetime, *, player_id: int | None = None) -> bool:
+def is_overdue(game: Game, now: datetime, *, player: User | None = None) -> bool:
     """Whether the player to move in ``game`` let their deadline pass by ``now``."""
     if not is_ticking(game) or turn_started(game) + turn_days(game) * DAY > now:
-        return False  # vacations only push a deadline later: no need to read them
-    deadline = deadline_of(game, player_id=player_id)
+        return False  # vacations and quiet hours only push a deadline later: no need to read them
+    deadline = deadline_of(game, player=player)
     return deadline is not None and deadline <= now
 
 
-def _to_move_player_id(game: Game) -> int | None:
-    if game.to_move_id is None:
-        return None
-    if Game.to_move.is_cached(game) and game.to_move is not None:
-        return game.to_move.player_id
-    return Seat.objects.filter(pk=game.to_move_id).values_list("player_id", flat=True).first()
+def _to_move_player(game: Game) -> User | None:
+    # No query when the caller loaded the seat and its player with select_related.
+    seat = game.to_move if game.to_move_id is not None else None
+    return seat.player if seat is not None else None
 
 
 def is_ticking(game: Game) -> bool:
@@ -216,20 +210,27 @@ def turn_key(game: Game) -> str:
 
 
 def deadline_of(
-    game: Game, *, player_id: int | None = None, vacations: Sequence[Interval] | None = None
+    game: Game,
+    *,
+    player: User | None = None,
+    vacations: Sequence[Interval] | None = None,
+    with_quiet: bool = True,
 ) -> datetime | None:
     """When the player to move in ``game`` times out; None when no clock runs.
 
-    Pass ``player_id`` (the player to move) and their ``vacations`` when the
-    caller already has them, to spare the queries.
+    Pass ``player`` (the player to move: their quiet hours) and their
+    ``vacations`` when the caller already has them, to spare the queries.
+    ``with_quiet=False``: the deadline before the quiet hours moved it (the
+    game page says when they did).
     """
     if not is_ticking(game):
         return None
+    player = player if player is not None else _to_move_player(game)
     if vacations is None:
-        player_id = player_id if player_id is not None else _to_move_player_id(game)
-        found = vacations_of([player_id], turn_started(game))
-        vacations = found.get(player_id, []) if player_id is not None else []
-    return turn_deadline(turn_started(game), turn_days(game), vacations)
+        found = vacations_of([player.pk if player else None], turn_started(game))
+        vacations = found.get(player.pk, []) if player is not None else []
+    quiet = quiet_hours_of(player) if with_quiet else None
+    return turn_deadline(turn_started(game), turn_days(game), vacations, quiet)
 
 
 def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
@@ -238,9 +239,14 @@ def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
     result: dict[int, datetime | None] = {g.pk: None for g in games}
     if not ticking:
         return result
-    players: dict[int | None, int] = dict(
-        Seat.objects.filter(pk__in=[g.to_move_id for g in ticking]).values_list("pk", "player_id")
+    seats = Seat.objects.filter(pk__in=[g.to_move_id for g in ticking]).values_list(
+        "pk", "player_id", "player__quiet_from", "player__quiet_until", "player__time_zone"
     )
+    players: dict[int | None, int] = {}
+    quiet: dict[int | None, QuietHours | None] = {}
+    for pk, seated, quiet_from, quiet_until, zone in seats:
+        players[pk] = seated
+        quiet[pk] = quiet_hours(quiet_from, quiet_until, zone)
     since = min(turn_started(g) for g in ticking)
     vacations = vacations_of(players.values(), since)
     for game in ticking:
@@ -249,5 +255,6 @@ def deadlines_of(games: Sequence[Game]) -> dict[int, datetime | None]:
             turn_started(game),
             turn_days(game),
             vacations.get(player_id, []) if player_id is not None else [],
+            quiet.get(game.to_move_id),
         )
     return result

@@ -6,8 +6,11 @@ through ``services.move_submit`` like a person, from a Celery task queued when
 its turn comes (``computer_turn_after_commit``, a receiver of
 ``signals.turn_to_play``, which the services send when they pass the turn),
 and it is given ``rules.view(state, seat)`` only: what a person in its seat
-would see (R-HIDE-1). It never times out; a turn whose task was lost is queued
-again by the minute sweep (``computer_turns_requeue``). Hints are
+would see (R-HIDE-1). Each turn is one task; with eager tasks (the embedded
+default) a request plays at most ``DIAMINO_COMPUTER_TURNS_PER_REQUEST`` of
+them, and the game page's next view plays on (``computer_turns_catch_up``).
+It never times out; a turn whose task was lost, or that no request played,
+is queued again by the minute sweep (``computer_turns_requeue``). Hints are
 ``games/services/hints.py``.
 """
 
@@ -22,16 +25,17 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
 import rules
 from accounts.models import BotLevel, User
-from diamino_site.celery import app as celery_app
 from games import bridge, services, signals
 from games.errors import GameError
 from games.models import Game, Move
+from infra.celery import app as celery_app
 from rules.strategy import choose_move
 
 log = logging.getLogger(__name__)
@@ -59,15 +63,24 @@ def computer_turn_after_commit(game: Game, **kwargs: Any) -> None:
 _eager = threading.local()
 
 
-def computer_turn_queue(game_id: int, version: int) -> None:
-    """Hand the turn to a worker, after a short pause so the reply feels played.
+def computer_turn_queue(game_id: int, version: int, *, bound: int | None = None) -> None:
+    """Queue the computer player's turn ``version`` in ``game_id``: one task per turn.
 
     Never raises: a message the broker refused is queued again by the sweep.
-    Eagerly (the embedded default and the tests) the task runs here, right
-    after the commit of the move that gave the turn, so the player's own
-    answer already shows the reply. Several computer players in a row are
-    played one after another in a loop, not by nesting each task in the
-    previous one's commit.
+    With a worker the task waits ``DIAMINO_BOT_DELAY_SECONDS`` so the reply
+    feels played; it plays that one turn, and the commit of its move queues
+    the next computer's turn, if any, as another task.
+
+    Eagerly (the embedded default and the tests) there is no worker: the
+    turns run here, in the process that committed the move that gave the turn
+    (a request, or the sweep), right after that commit, so the player's own
+    answer already shows the reply. They run one after another (the commit of
+    each turn adds the next to this call's list, not a task nested in that
+    commit), and at most ``DIAMINO_COMPUTER_TURNS_PER_REQUEST`` of them: a
+    table where computers alone are left would otherwise be played to its end
+    inside one request. The turn past the bound is left waiting; the next
+    view of the game page (``computer_turns_catch_up``, which the page's
+    poll calls every ``COMPUTER_POLL_SECONDS``) or the sweep plays it.
     """
     from games.tasks import computer_move
 
@@ -89,8 +102,12 @@ def computer_turn_queue(game_id: int, version: int) -> None:
         pending.append((game_id, version))
         return
     _eager.pending = pending = [(game_id, version)]
+    if bound is None:
+        bound = settings.DIAMINO_COMPUTER_TURNS_PER_REQUEST
     try:
-        while pending:
+        for _ in range(bound):
+            if not pending:
+                break
             turn = pending.pop(0)
             try:
                 computer_move.apply(turn, throw=True)
@@ -98,8 +115,44 @@ def computer_turn_queue(game_id: int, version: int) -> None:
                 # The move that gave the turn is committed: its player must not
                 # see an error for the computer's. The sweep tries again.
                 log.exception("computer turn %s@%s failed", *turn)
+        for turn in pending:
+            log.info("computer turn %s@%s left to the next page view or the sweep", *turn)
     finally:
         _eager.pending = None
+
+
+def computer_turns_catch_up(game: Game, viewer: User) -> bool:
+    """Eagerly, play one computer turn a previous request left over in ``game``.
+
+    Called by the game page (and so by its poll) with the game it read. With
+    a worker nothing is left over, and this does nothing, without a query.
+    Eagerly, a computer to move is a turn past the bound of the request that
+    gave it (``computer_turn_queue``). Only a page of a player seated at the
+    table plays it (a spectator's page never searches for a computer), one
+    turn per view, and only one page at a time per turn: the first to take the
+    cache's key for that turn plays it, the others show the game as it is and
+    their next poll finds the move. (Two pages searching the same turn would
+    be harmless for the game, the move being taken at its version under the
+    game's lock, but each search costs up to ``DIAMINO_SEARCH_SECONDS``.)
+    True when a turn was played (the caller reads the game again).
+    """
+    if not celery_app.conf.task_always_eager:
+        return False
+    if game.status != Game.Status.RUNNING or game.to_move_id is None:
+        return False
+    waiting = Game.objects.filter(
+        pk=game.pk,
+        move_count=game.move_count,
+        to_move__player__bot_level__in=BotLevel.values,
+        seats__player=viewer,
+    ).exists()
+    if not waiting:
+        return False
+    turn_key = f"computer-turn:{game.pk}:{game.move_count}"
+    if not cache.add(turn_key, 1, timeout=2 * settings.DIAMINO_SEARCH_SECONDS + 5):
+        return False
+    computer_turn_queue(game.pk, game.move_count, bound=1)
+    return True
 
 
 def computer_turn_play(
@@ -123,7 +176,7 @@ def computer_turn_play(
     seen = rules.view(state, seat.position)
     rng = rng or secrets.SystemRandom()
     try:
-        move = choose_move(seen, seat.player.bot_level, rng)
+        move = choose_move(seen, seat.player.bot_level, rng, limit=settings.DIAMINO_SEARCH_SECONDS)
     except Exception:
         log.exception("computer player of game %s found no move; it passes", game_id)
         move = rules.Pass(seat.position)
@@ -145,7 +198,13 @@ def _submit(game_id: int, computer: User, version: int, move: rules.Move) -> Mov
 
 
 def computer_turns_requeue(now: datetime | None = None) -> int:
-    """Queue again every computer player's turn waiting for over a minute (a lost task)."""
+    """Queue again every computer player's turn waiting for over a minute.
+
+    With a worker: a task the broker lost, or a worker that died. Eagerly: a
+    turn past a request's bound that no view of the game page has played
+    since; each run plays up to that bound of turns per game, so a table of
+    computers nobody watches still reaches its end.
+    """
     now = now or timezone.now()
     late = Game.objects.filter(
         status=Game.Status.RUNNING,

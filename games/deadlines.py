@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import TurnEmails, User
+from accounts.preferences import quiet_hours_of, reminder_hours_of
 from accounts.vacations import zone_of
 from games import clock, services
 from games.models import Game
@@ -79,35 +80,56 @@ def apply_timeouts(now: datetime | None = None) -> int:
     return done
 
 
-def _reminder_key(game: Game, deadline: datetime) -> str:
+def _reminder_key(game: Game, deadline: datetime, hours: int) -> str:
     """``reminder:<turn>``, then ``:<days given>`` once days are given on the turn, then
-    ``:vacation-<deadline>`` when the player's vacations push the deadline.
+    ``:vacation-<deadline>`` when the player's vacations or quiet hours move the deadline,
+    then ``:<hours>h`` for a reminder other than the 24 hours' one.
 
     A turn whose deadline nothing moved keeps the key reminders had before the days and
     vacations counted, so a turn reminded before that change is not reminded a second time
-    for the same deadline. One exception, once: a turn whose deadline a vacation already
-    pushed, and that was reminded under the old key just before this key was introduced,
-    gets one more reminder for that deadline (the old row does not say which deadline it
-    was for).
+    for the same deadline; the 24 hours' reminder keeps it too, whatever else the player
+    chose (#35). One exception, once: a turn whose deadline a vacation already pushed, and
+    that was reminded under the old key just before this key was introduced, gets one more
+    reminder for that deadline (the old row does not say which deadline it was for).
     """
     key = f"reminder:{clock.turn_key(game)}"
     if game.turn_extra_days:
         key = f"{key}:{game.turn_extra_days}"
     if deadline != clock.turn_started(game) + clock.turn_days(game) * clock.DAY:
         key = f"{key}:vacation-{int(deadline.timestamp())}"
+    if hours != clock.REMINDER_LEAD // timedelta(hours=1):
+        key = f"{key}:{hours}h"
     return key
 
 
-def write_reminders(now: datetime | None = None) -> int:
-    """A reminder for each player whose deadline is near, not on vacation.
+def _reminder_due(game: Game, deadline: datetime, hours: list[int], now: datetime) -> int | None:
+    """Of the reminders the player chose (hours before the deadline), the one due now, if any.
 
-    Once per turn and deadline: the days given on the turn and the deadline a vacation
-    pushed are part of the key, so a turn reminded before another player gave a day, or
-    before the player booked a vacation, is reminded again before the new deadline
-    (PLAYERS.md 3: never a time-out by surprise).
+    The nearest to the deadline whose moment has come: once a later reminder is due, an
+    earlier one not sent (beat was down, the turn began after it) is not sent any more.
+    """
+    due = [
+        h
+        for h in hours
+        if deadline - clock.reminder_lead(game.days_per_move, timedelta(hours=h)) <= now < deadline
+    ]
+    return min(due, default=None)
+
+
+def write_reminders(now: datetime | None = None) -> int:
+    """The reminders the players chose before their deadlines (24 h unless they chose
+    otherwise in the settings), for each player to move not on vacation.
+
+    Once per turn, deadline and reminder: the days given on the turn and the deadline a
+    vacation pushed are part of the key, so a turn reminded before another player gave a
+    day, or before the player booked a vacation, is reminded again before the new deadline
+    (PLAYERS.md 3: never a time-out by surprise). The deadline is the one the page shows,
+    quiet hours included.
     """
     now = now or timezone.now()
-    games = list(_turns_older_than(now, clock.reminder_lead).select_related("to_move__player"))
+    longest = clock.LONGEST_REMINDER_LEAD
+    candidates = _turns_older_than(now, lambda days: clock.reminder_lead(days, longest))
+    games = list(candidates.select_related("to_move__player"))
     # Every one has a player to move and a turn under way (_turns_older_than).
     seats = {g.pk: clock.seat_to_move(g) for g in games}
     vacations = clock.vacations_of(
@@ -118,12 +140,15 @@ def write_reminders(now: datetime | None = None) -> int:
     for game in games:
         player = seats[game.pk].player
         away = vacations.get(player.pk, [])
-        deadline = clock.turn_deadline(clock.turn_started(game), clock.turn_days(game), away)
-        if not deadline - clock.reminder_lead(game.days_per_move) <= now < deadline:
+        deadline = clock.turn_deadline(
+            clock.turn_started(game), clock.turn_days(game), away, quiet_hours_of(player)
+        )
+        hours = _reminder_due(game, deadline, reminder_hours_of(player), now)
+        if hours is None:
             continue
         if clock.on_vacation_until(away, now) is not None:
             continue  # the player is away: remind them once they are back
-        due[_reminder_key(game, deadline)] = game
+        due[_reminder_key(game, deadline, hours)] = game
     written = set(Notification.objects.filter(key__in=due).values_list("key", flat=True))
     count = 0
     for key, game in due.items():

@@ -20,7 +20,7 @@ from accounts.models import User
 from accounts.signals import user_deleted
 from games import services
 from games.errors import GameError
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, QueuedMove, Seat
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,8 @@ def departures_of(player: User) -> Departures:
 
 @transaction.atomic
 def seats_vacate(*, player: User) -> Departures:
-    """Resign every running game of ``player``, leave every open table, decline invitations."""
+    """Resign every running game of ``player``, leave every open table, decline invitations;
+    their queued moves go with them."""
     departures = departures_of(player)
     for game in departures.open_tables:
         try:
@@ -58,6 +59,9 @@ def seats_vacate(*, player: User) -> Departures:
     Invitation.objects.filter(invitee=player, status=Invitation.Status.PENDING).update(
         status=Invitation.Status.DECLINED
     )
+    # Each resignation dropped its queued move; one left in a game the player had
+    # already left goes too (it is made from their hand).
+    QueuedMove.objects.filter(seat__player=player).delete()
     return departures
 
 

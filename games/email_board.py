@@ -241,7 +241,11 @@ def position_of(view: GameView, time_zone: str) -> str:
 
 
 def how_to_answer() -> str:
-    """The two lines of a turn email that say how to play by answering it."""
+    """The lines of a turn email that say how to play by answering it.
+
+    None begins with "later:" / "plus tard :": an example quoted back is never read
+    as a queued move (``rules.reply_notation.parse_later_read``).
+    """
     return "\n".join(
         [
             _(
@@ -251,6 +255,10 @@ def how_to_answer() -> str:
             _(
                 "Letters already on the board may be written in parentheses, C(HA)T; "
                 "a joker in lower case, CHAt. Only your own text is read, not the quoted email."
+            ),
+            _(
+                'Your next move too, on a line of its own starting with "later:" (later: L8 '
+                "CHATS): it is played as soon as your turn comes, if it is still legal."
             ),
         ]
     )

@@ -14,26 +14,29 @@ the digest) are a playable position (play by mail, #24): their text holds
 ``email_board.text_position`` with the recipient's own hand, and their
 ``Reply-To`` (the context's ``reply_to``, which the outbox puts on the
 message) is the seat's signed reply address at the game's version
-(``bymail.tokens.reply_address``), or the no-reply address when the player
+(``games.reply_address.reply_address``), or the no-reply address when the player
 turned playing by email off — then the email does not say how to answer.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.emails import absolute_url
 from accounts.models import User
-from bymail.tokens import noreply_address, reply_address
 from games import clock, selectors
 from games import email_board as board
 from games.models import Game, Invitation, Seat
 from games.presenters import notation_shown
+from games.reply_address import noreply_address, reply_address
 from notifications.models import Notification
 from notifications.renderers import Renderer, Skip, recipient_of
 
@@ -126,10 +129,28 @@ def _still_this_turn(row: Notification, game: Game) -> None:
         raise Skip("the turn is over already")
 
 
+def _queued_not_played(game: Game, user: User) -> dict[str, Any]:
+    """The recipient's own queued move that was not played as their turn came, and why.
+
+    Read for the recipient's seat only: a queued move is hidden information.
+    """
+    seat = game.seats.select_related("queued_move").filter(player=user).first()
+    queued = seat.queued() if seat is not None else None
+    if queued is None or queued.waiting or not queued.refusal:
+        return {}
+    english = (get_language() or user.language).startswith("en")
+    return {
+        "queued_notation": queued.notation,
+        "queued_reason": queued.refusal.get("en" if english else "fr", ""),
+    }
+
+
 def _turn(row: Notification) -> tuple[str, dict[str, Any]]:
     game = _game(row)
     _still_this_turn(row, game)
-    return "turn", {**game_context(game, recipient_of(row)), "first_move": game.move_count == 0}
+    user = recipient_of(row)
+    queued = _queued_not_played(game, user) if row.context.get("queued") else {}
+    return "turn", {**game_context(game, user), "first_move": game.move_count == 0, **queued}
 
 
 def _reminder(row: Notification) -> tuple[str, dict[str, Any]]:
@@ -238,6 +259,30 @@ def _invitation(row: Notification) -> tuple[str, dict[str, Any]]:
     }
 
 
+def _contact() -> tuple[str, str]:
+    """The team's address, as a link and as shown: the site's published contact.
+
+    ``DIAMINO_SECURITY_CONTACT`` is the one contact the site publishes
+    (security.txt), the operators' (the first of ``ADMINS``) unless set.
+    """
+    url = settings.DIAMINO_SECURITY_CONTACT
+    return url, url.removeprefix("mailto:")
+
+
+def _invitations_held(row: Notification) -> tuple[str, dict[str, Any]]:
+    until = datetime.fromtimestamp(int(row.context.get("until", 0)), tz=UTC)
+    if until <= timezone.now():
+        raise Skip("invitations to the player are no longer held back")
+    contact_url, contact = _contact()
+    return "invitations_held", {
+        "until": until,
+        "count": row.context.get("count"),
+        "my_games_url": absolute_url(reverse("games:mine")),
+        "contact_url": contact_url,
+        "contact": contact,
+    }
+
+
 def waiting_games(user: User) -> list[dict[str, Any]]:
     """The games where it is ``user``'s turn, nearest deadline first, for the digest."""
     games = list(
@@ -312,6 +357,7 @@ _playable_time_gift = _playable(_time_gift)
 # Registered in ``GamesConfig.ready`` (``notifications.renderers``).
 RENDERERS: dict[str, Renderer] = {
     Kind.INVITATION: _invitation,
+    Kind.INVITATIONS_HELD: _invitations_held,
     Kind.GAME_STARTED: _game_started,
     Kind.TURN: _playable_turn,
     Kind.REMINDER: _playable_reminder,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
@@ -50,3 +51,13 @@ def timed_out() -> GameError:
         _("Your time to move had run out: you have left this game."),
         status=409,
     )
+
+
+def in_both_languages(message: object, params: dict[str, str] | None = None) -> dict[str, str]:
+    """A (lazy) message, formatted with ``params`` if given, in French and in English:
+    kept on a row and shown later in the reader's language."""
+    texts = {}
+    for language in ("fr", "en"):
+        with translation.override(language):
+            texts[language] = str(message) % params if params is not None else str(message)
+    return texts

@@ -8,6 +8,7 @@ engine's business.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import BotLevel, User
 from games import policies
-from games.models import Mode
+from games.models import Mode, QueuedMove
 
 # The move form's format (docs/NOTATION.md, "The move form"), filled by static/js/board.js.
 _PLACEMENT = re.compile(r"^([A-Za-z][0-9]{1,2})=([A-Za-z?])$")
@@ -106,6 +107,12 @@ class ComputerGameForm(forms.Form):
     )
     level = forms.ChoiceField(label=_("Level"), choices=BotLevel.choices, initial=BotLevel.DEBUTANT)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # The lobby shows it beside the table form, which has a "mode" too: without a
+        # prefix both selects were id="id_mode", and each label named the first.
+        kwargs.setdefault("prefix", "computer")
+        super().__init__(*args, **kwargs)
+
 
 class SeatComputerForm(forms.Form):
     """The creator gives a free seat to a computer player of this level."""
@@ -191,6 +198,18 @@ class MoveForm(forms.Form):
         for errors in self.errors.values():
             return str(errors[0])
         return ""
+
+
+class QueueForm(MoveForm):
+    """A placement queued for the player's next turn, and when it is to be played (issue #36)."""
+
+    action = forms.ChoiceField(choices=[("place", "place")])
+    keep = forms.ChoiceField(
+        choices=QueuedMove.Keep.choices, initial=QueuedMove.Keep.LEGAL, required=False
+    )
+
+    def clean_keep(self) -> str:
+        return self.cleaned_data.get("keep") or QueuedMove.Keep.LEGAL
 
 
 class ChatForm(forms.Form):

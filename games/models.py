@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.compiled import CompiledQuery
-
 if TYPE_CHECKING:
     from accounts.models import User
+    from games.badges import Badge
 
 
 class Mode(models.TextChoices):
@@ -61,7 +61,10 @@ class Game(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="created_games",
+        verbose_name=_("creator"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
@@ -76,7 +79,12 @@ class Game(models.Model):
     # Who is to move (a copy of the state's turn, for listing games by turn)
     # and when they got the turn: the deadline is computed from it.
     to_move = models.ForeignKey(
-        "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "Seat",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("to move"),
     )
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     # Days the other players gave the player to move on this turn (``games/services/time_given.py``):
@@ -114,6 +122,7 @@ class Game(models.Model):
     invited_by: User
     opponents: list[User]
     against_computer: bool
+    badges: list[Badge]
 
     class Meta:
         ordering = ["-created_at"]
@@ -139,19 +148,9 @@ class Game(models.Model):
         read the game again rather than this instance's seats; and a ``seats``
         prefetch already on the instance is kept as it is.
         """
-        cached = getattr(self, "_prefetched_objects_cache", {}).get("seats")
-        if cached is not None:
-            return list(cached)
-        seats = _SEATS_IN_ORDER.list(self.pk, using=self._state.db or "default")
-        game_field = Seat._meta.get_field("game")
-        for seat in seats:
-            game_field.set_cached_value(seat, self)
-        # As prefetch_related("seats") leaves it: self.seats.all() reads this list.
-        queryset = self.seats.all()
-        queryset._result_cache = seats
-        queryset._prefetch_done = True  # type: ignore[attr-defined]  # as prefetch_related leaves it
-        self.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = queryset
-        return list(seats)
+        # prefetch_related_objects() does nothing when the seats are already prefetched.
+        prefetch_related_objects([self], Prefetch("seats", queryset=seats_in_order()))
+        return list(self.seats.all())
 
 
 class Seat(models.Model):
@@ -160,9 +159,14 @@ class Seat(models.Model):
         RESIGNED = "resigned", _("Resigned")
         TIMED_OUT = "timed-out", _("Timed out")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        verbose_name=_("player"),
     )
     # The engine's player index, assigned at the start after the first-player
     # draw (position 0 plays first); null while the table is open.
@@ -193,6 +197,17 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.game_id}"
 
+    def queued(self) -> QueuedMove | None:
+        """The seat's queued move (issue #36), None when it has none or it was just deleted.
+
+        The seats of ``Game.seat_list()`` come with it (a join): no query then.
+        """
+        try:
+            queued = self.queued_move
+        except QueuedMove.DoesNotExist:
+            return None
+        return queued if queued.pk is not None else None
+
     @property
     def drawn_position(self) -> int:
         """``position`` in a game that has started, where every seat has one."""
@@ -209,9 +224,13 @@ class Move(models.Model):
         RESIGN = "resign", _("Resignation")
         TIMEOUT = "timeout", _("Time-out")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="moves", verbose_name=_("game")
+    )
     number = models.PositiveIntegerField(_("number"))  # 1, 2, 3… in order played
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    seat = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, related_name="moves", verbose_name=_("seat")
+    )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     # The move exactly as the game record writes it (RECORD.md), with its draw:
     # replaying these through the engine rebuilds the game. Private: it names
@@ -240,23 +259,82 @@ class Move(models.Model):
         return f"{self.game_id}.{self.number} {self.notation}"
 
 
+class QueuedMove(models.Model):
+    """A placement a player laid out before their turn, played when the turn comes (issue #36).
+
+    One per seat. Hidden information, like the hand it is made from: only its
+    player ever sees it (``selectors.game_view`` gives it to its own seat's
+    viewer alone). ``games/services/queued.py`` writes and cancels it; the
+    kernel (``games/services/kernel.py``) plays it, or keeps it with the reason
+    it was not played, in the transaction that gives its seat the turn, and
+    deletes it when its seat moves, leaves, or the game ends.
+    """
+
+    class Keep(models.TextChoices):
+        LEGAL = "legal", _("If still legal")
+        UNCHANGED = "unchanged", _("Only if nothing near it changed")
+
+    seat = models.OneToOneField(
+        Seat, on_delete=models.CASCADE, related_name="queued_move", verbose_name=_("seat")
+    )
+    keep = models.CharField(_("kept"), max_length=10, choices=Keep.choices, default=Keep.LEGAL)
+    # The move form's placements ("H8=C,I8=h": small letter, a diable) and the red-devil
+    # returns chosen in advance (sans marque).
+    placements = models.CharField(_("placements"), max_length=400)
+    returns = models.CharField(_("tiles given back"), max_length=60, blank=True)
+    # The board when it was queued (public) and the move number then: "only if nothing
+    # near it changed" compares the board of the turn with it.
+    board = models.TextField(_("board when queued"))
+    version = models.PositiveIntegerField(_("queued at move"))
+    notation = models.CharField(_("notation"), max_length=120)
+    queued_at = models.DateTimeField(_("queued"), auto_now=True)
+    # Why it was not played when the turn came: {"code", "fr", "en"}; null while it waits.
+    refusal = models.JSONField(_("why not played"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("queued move")
+        verbose_name_plural = _("queued moves")
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}: {self.notation}"
+
+    @property
+    def waiting(self) -> bool:
+        return self.refusal is None
+
+    def tiles(self) -> tuple[tuple[str, str], ...]:
+        """The placements as the engine reads them: ((square, letter), …)."""
+        pairs = (item.split("=", 1) for item in self.placements.split(",") if item)
+        return tuple((square, letter) for square, letter in pairs)
+
+
 class Invitation(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
         ACCEPTED = "accepted", _("Accepted")
         DECLINED = "declined", _("Declined")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("game")
+    )
     invitee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        verbose_name=_("invitee"),
     )
     invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("invited by"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
     # When the player was last invited: a player who left the table and is invited again
     # reuses the row (pending again, this time and inviter), and the email key names it.
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("invitation sent"))
 
     class Meta:
         constraints = [
@@ -269,22 +347,27 @@ class Invitation(models.Model):
         return f"{self.invitee} → {self.game_id}"
 
 
-# Game.seat_list()'s query, its SQL made once per process (games/compiled.py).
-_SEATS_IN_ORDER: CompiledQuery[Seat] = CompiledQuery(
-    lambda game_id: (
-        Seat.objects.filter(game_id=game_id)
-        .select_related("player")
-        .order_by("position", "joined_at", "pk")
-    ),
-    int,
-)
+def seats_in_order() -> models.QuerySet[Seat]:
+    """Seats with their players, in play order (``position``; an open table's by arrival)."""
+    # With the seat's queued move (a join, one row at most): the kernel asks, at every move,
+    # whether the next seat has one, and the game page shows the viewer's own.
+    return Seat.objects.select_related("player", "queued_move").order_by(
+        "position", "joined_at", "pk"
+    )
 
 
 class ChatMessage(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    text = models.CharField(max_length=500)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("game")
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("author"),
+    )
+    text = models.CharField(max_length=500, verbose_name=_("text"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("written"))
 
     class Meta:
         ordering = ["created_at"]

@@ -9,10 +9,17 @@ when it is sent. Every row has a key naming the event, so writing it twice
 Who hears what:
 
 - invitation: the invitee.
+- invitations held back: a player invited more than ``INVITEE_PER_DAY`` allows
+  (``games/services/tables.py``), once per window of that limit. The only
+  notice written outside the event's transaction: the event is a refusal,
+  which rolls back.
 - game started: the player who plays first gets their "your turn" email; the
   others learn the game began.
 - a move: the next player gets "your turn" — only when the turn passed to
-  them (a resignation out of turn keeps the same turn, and the same key);
+  them (a resignation out of turn keeps the same turn, and the same key), and
+  not when their queued move is played at once in the same transaction
+  (``turn_taken``: the player after them is told instead); a queued move that
+  was not played is told in that "your turn" email, with why (``games/emails.py``);
 - a time-out that does not end the game: every player learns who left (the
   next player through their "your turn" email when they read those);
 - game over (by any move, resignation or time-out): every player, with the
@@ -20,6 +27,13 @@ Who hears what:
 - annulment: every player, with the moderators' reason;
 - more time given (``games/services/time_given.py``): the player to move, once per gift,
   if they read their turn emails one by one (the digest shows the deadline).
+
+- a chat message: the other players' devices (web push only), once per game per hour.
+
+Every row above also goes to the recipient's devices as a web push when they
+turned it on and chose it for that kind of event (``notifications/push.py``), in
+the same transaction. The recipient's quiet hours hold both until they end
+(``notifications/quiet.py``).
 
 Computer players get nothing (``notification_write`` writes no row for them).
 A person playing alone against computer players started the game and plays
@@ -31,9 +45,11 @@ reminder before the deadline, the digest and the game-over email still go).
 from __future__ import annotations
 
 from accounts.emails import wants_email
+from accounts.models import User
 from games import clock
-from games.models import Game, Invitation, Move, Seat
+from games.models import ChatMessage, Game, Invitation, Move, Seat
 from notifications.models import Notification
+from notifications.push import chat_push_write
 from notifications.services import notification_write
 
 Kind = Notification.Kind
@@ -45,14 +61,22 @@ def _seats(game: Game) -> list[Seat]:
 
 
 def _turn(game: Game, seat: Seat) -> None:
-    """``seat`` has the turn: the "your turn" email (once per turn, whatever the key's cause)."""
+    """``seat`` has the turn: the "your turn" email (once per turn, whatever the key's cause).
+
+    With ``"queued": "not-played"`` when the seat's queued move was not played
+    as the turn came: the email says why (``games/emails.py``).
+    """
     key = clock.turn_key(game)
+    context = {"turn": key}
+    queued = seat.queued()
+    if queued is not None and not queued.waiting:
+        context["queued"] = "not-played"
     notification_write(
         recipient=seat.player,
         kind=Kind.TURN,
         key=f"turn:{key}",
         game_id=game.pk,
-        context={"turn": key},
+        context=context,
     )
 
 
@@ -65,6 +89,20 @@ def invitation(invitation: Invitation) -> None:
         key=f"invitation:{invitation.pk}:{stamp}",
         game_id=invitation.game_id,
         context={"invitation": invitation.pk},
+    )
+
+
+def invitations_held(invitee: User, *, window_start: int, until: int, count: int) -> None:
+    """Invitations to ``invitee`` are refused until ``until`` (a Unix time): tell them once.
+
+    The key names the limit's window (``window_start``): every refusal in the
+    window finds it taken, and the next window has its own notice.
+    """
+    notification_write(
+        recipient=invitee,
+        kind=Kind.INVITATIONS_HELD,
+        key=f"invitations-held:{invitee.pk}:{window_start}",
+        context={"until": until, "count": count},
     )
 
 
@@ -90,8 +128,12 @@ def game_started(game: Game) -> None:
             )
 
 
-def move_played(game: Game, move: Move) -> None:
-    """A move was played: the next player's turn, or the game is over."""
+def move_played(game: Game, move: Move, *, turn_taken: bool = False) -> None:
+    """A move was played: the next player's turn, or the game is over.
+
+    ``turn_taken``: the next player's queued move is played at once, in this
+    transaction; they get no "your turn" (that move tells the next one).
+    """
     seats = _seats(game)
     if game.status == Game.Status.FINISHED:
         for seat in seats:
@@ -108,6 +150,8 @@ def move_played(game: Game, move: Move) -> None:
     told_by_turn_email = None
     if mover is not None and mover.player.is_computer and _alone_with_computers(seats):
         next_seat = None  # the person sees the reply on the page they just played on
+    if turn_taken:
+        next_seat = None
     timed_out = move.kind == Move.Kind.TIMEOUT
     if next_seat is not None and next_seat.player_id != move.seat.player_id:
         _turn(game, next_seat)
@@ -126,6 +170,19 @@ def move_played(game: Game, move: Move) -> None:
                 game_id=game.pk,
                 context={"move": move.pk},
             )
+
+
+def chat_posted(game: Game, message: ChatMessage) -> None:
+    """A chat message: a web push to the other players, at most one per game per hour.
+
+    Push only (``notifications/push.py``): chat has no email.
+    """
+    chat_push_write(
+        game_id=game.pk,
+        author=message.author,
+        recipients=[seat.player for seat in _seats(game)],
+        now=message.created_at,
+    )
 
 
 def game_annulled(game: Game) -> None:

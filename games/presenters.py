@@ -14,8 +14,12 @@ from typing import Any
 from django.utils.translation import gettext, pgettext
 
 import rules
+from accounts.models import HandOrder
 from games import reasons
+from games.models import QueuedMove
 from rules import notation as rules_notation
+from rules.evaluation import unseen
+from rules.material import DIABLE
 from rules.strategy import Suggestion
 
 
@@ -68,6 +72,32 @@ class TileView:
     value: int
 
 
+def sorted_hand(tiles: tuple[TileView, ...], order: str) -> tuple[TileView, ...]:
+    """The tiles in the order the player chose (``accounts.models.HandOrder``).
+
+    By letter: A to Z. By value: the most points first, then A to Z. The
+    diables (``?``) go before or after the others, whatever their value (0).
+    Equal tiles keep their order in the hand, so a page drawn twice is the
+    same; "unsorted" (or an order this code does not know) is the hand as
+    dealt. ``static/js/board.js`` (``handOrderKey``) sorts the same way, so a
+    change made on the page and the next page drawn agree.
+    """
+    if order not in HandOrder.values or order == HandOrder.UNSORTED:
+        return tiles
+    by_value = order.startswith("value-")
+    diables_first = order.endswith("-diables-first")
+
+    def key(tile: TileView) -> tuple[bool, int, str, int]:
+        return (
+            (tile.letter == DIABLE) != diables_first,  # False sorts first
+            -tile.value if by_value else 0,
+            tile.letter,
+            tile.index,
+        )
+
+    return tuple(sorted(tiles, key=key))
+
+
 @dataclass(frozen=True)
 class SeatView:
     position: int
@@ -80,6 +110,8 @@ class SeatView:
     is_me: bool
     is_winner: bool = False
     deadline: datetime | None = None
+    # The deadline would have fallen in the quiet hours of the player to move: moved to their end.
+    deadline_quiet: bool = False
     on_vacation: bool = False
     vacation_until: datetime | None = None  # with on_vacation: when the player is back
     # The player to move's vacation booked to begin before their deadline (it pushes it).
@@ -87,6 +119,42 @@ class SeatView:
     final_hand: str | None = None  # revealed only when the game is over
     place: int | None = None  # in the final ranking (1 = best; R-END-2 to 4), once the game is over
     is_computer: bool = False  # a computer player's seat
+
+
+@dataclass(frozen=True)
+class UnseenView:
+    """Beside the board: the tiles the viewer has not seen, as Woogles' tile tracking shows them.
+
+    ``letters`` is (tile, count) from A to Z, the diables (``?``) last; ``where``
+    is where those tiles are, as counts only: the reserve, then each other
+    player's hand as (name, count). Built by ``of`` from a ``rules.PlayerView``
+    and nothing else, so it can hold no more than the viewer may see (R-HIDE-1):
+    the tile set less the board (a diable there counts as a diable) and the
+    viewer's own hand. For a spectator, who has no hand, it is the set less
+    the board: every hand and the reserve.
+    """
+
+    letters: tuple[tuple[str, int], ...]
+    reserve: int
+    hands: tuple[tuple[str, int], ...]  # (player's name, tiles in hand), the viewer's seat left out
+
+    @property
+    def total(self) -> int:
+        return sum(count for _, count in self.letters)
+
+    @classmethod
+    def of(cls, seen: rules.PlayerView, names: tuple[str, ...]) -> UnseenView:
+        """The unseen tiles of view ``seen``; ``names[k]`` is the player in seat k."""
+        tiles = unseen(seen)
+        return cls(
+            letters=tuple(sorted(tiles.items(), key=lambda item: (item[0] == DIABLE, item[0]))),
+            reserve=seen.reserve_size,
+            hands=tuple(
+                (names[seat], size)
+                for seat, size in enumerate(seen.hand_sizes)
+                if seat != seen.viewer
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -142,6 +210,22 @@ class DrawRound:
 
 
 @dataclass(frozen=True)
+class QueuedView:
+    """The viewer's own queued move (issue #36); another player's is never built."""
+
+    notation: str
+    placements: str  # the move form's "H8=C,I8=h", for board.js to lay it out again
+    returns: str
+    keep: str  # QueuedMove.Keep
+    keep_label: str
+    reason: str = ""  # why it was not played when the turn came; "" while it waits
+
+    @property
+    def waiting(self) -> bool:
+        return not self.reason
+
+
+@dataclass(frozen=True)
 class GameView:
     """Everything the game page shows to one viewer."""
 
@@ -162,6 +246,7 @@ class GameView:
     end: str | None = None  # "out", "blocked", "last-player"
     winners: tuple[str, ...] = ()
     hand_slots: int = 0  # 12 in avec marque (R-BOARD-2), 0 otherwise
+    hand_order: str = HandOrder.UNSORTED  # the viewer's choice (accounts.models.HandOrder)
     letter_values: dict[str, int] = field(default_factory=dict)
     annulled_reason: str = ""  # why staff annulled the game (status "annulled")
     annulled_at: datetime | None = None
@@ -175,13 +260,33 @@ class GameView:
     extra_days_full: bool = False  # no more can be given on this turn (clock.MAX_EXTRA_DAYS)
     can_give_time: bool = False  # the viewer may give the player to move one more day
     opening_gifts: tuple[GiftView, ...] = ()  # days given before the first move
-    # Once over: each move's placements (square, letter, diable?) for the replay stepper.
-    replay: tuple[tuple[tuple[str, str, bool], ...], ...] = ()
+    # The tiles the viewer has not seen, while the game runs (None once it is over: the
+    # final hands are shown then, and before it starts).
+    unseen: UnseenView | None = None
+    # The viewer's own queued move, waiting or not played (None for anyone else).
+    queued: QueuedView | None = None
+    # The viewer may queue a move: seated and still playing, not to move, a person.
+    can_queue: bool = False
 
     @property
     def can_ask_hint(self) -> bool:
         """The hint button: the viewer's turn in an unrated game, a hint left or shown."""
         return self.is_my_turn and not self.rated and (self.hints_left > 0 or self.hint is not None)
+
+    @property
+    def queue_keeps(self) -> list[tuple[str, str]]:
+        """When a queued move is played: (value, label in the active language)."""
+        return [(value, str(label)) for value, label in QueuedMove.Keep.choices]
+
+    @property
+    def queue_keep(self) -> str:
+        """The choice shown checked: the queued move's, else "if still legal"."""
+        return self.queued.keep if self.queued is not None else "legal"
+
+    @property
+    def can_place(self) -> bool:
+        """The move form: the viewer's turn, or a move they may queue for it (issue #36)."""
+        return self.my_hand is not None and not self.over and (self.is_my_turn or self.can_queue)
 
     @property
     def seat_to_move(self) -> SeatView | None:
@@ -198,12 +303,31 @@ class GameView:
         )
 
     @property
+    def hand_orders(self) -> list[tuple[str, str]]:
+        """The orders the hand's "Sort" list offers: (value, label in the active language)."""
+        return [(value, str(label)) for value, label in HandOrder.choices]
+
+    @property
+    def hand_shown(self) -> tuple[TileView, ...]:
+        """The viewer's tiles in the order the page draws them: their chosen sort.
+
+        Sorted here rather than by the page's script, so the first paint is already
+        in order. ``my_hand`` stays as dealt (the emails, the counts).
+        """
+        return sorted_hand(self.my_hand or (), self.hand_order)
+
+    @property
     def hand_by_slot(self) -> tuple[TileView | None, ...]:
         """The tile in each numbered slot (``hand_slots`` of them), or None for an empty one.
 
+        Unsorted, a tile sits in its own slot (its index: an empty slot stays where the
+        tile left). Sorted, the tiles fill the first slots in order, as a shuffle does.
         The template used to find each slot's tile with a loop in a loop (144 steps
         for 12 slots); this is one dictionary look-up per slot.
         """
+        if self.hand_order != HandOrder.UNSORTED:
+            shown: list[TileView | None] = list(self.hand_shown)
+            return tuple(shown + [None] * (self.hand_slots - len(shown)))
         by_index = {tile.index: tile for tile in self.my_hand or ()}
         return tuple(by_index.get(k) for k in range(self.hand_slots))
 
@@ -293,5 +417,7 @@ def tab_title(view: GameView, number: int) -> str:
     """
     title = gettext("Game %(number)s") % {"number": number}
     if view.is_my_turn and not view.over:
-        return f"{gettext('(Your turn)')} {title}"
+        # Not inside an f-string: xgettext does not look there, and the French would be lost.
+        your_turn = gettext("(Your turn)")
+        return f"{your_turn} {title}"
     return title

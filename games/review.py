@@ -20,7 +20,6 @@ from games import bridge
 from games.models import Game, Seat
 from games.presenters import SquareView
 from games.selectors import board_columns, board_rows, seat_name
-from rules import record as rules_record
 
 
 @dataclass(frozen=True)
@@ -96,21 +95,12 @@ def replay_step(game: Game, step: int | None) -> ReplayStep:
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.drawn_position)
     names = {s.position: seat_name(s) for s in seats}
     rows = list(game.moves.select_related("seat").order_by("number"))
-    document = bridge.record_of(game)
-    document["moves"] = [row.record for row in rows]
-    parsed = rules_record.parse_record(document, words=config.words)
-
-    states = [parsed.initial]
-    summaries: list[rules.MoveSummary] = []
+    run = bridge.replayed(game, [row.record for row in rows], seats)
+    states, summaries = run.states, run.summaries
     error = ""
-    for move in parsed.moves:
-        try:
-            state, events = rules.apply(states[-1], move)
-        except rules.IllegalMove as exc:
-            error = f"{exc.rule} {exc.code}: {exc.message(get_language() or 'fr')}"
-            break
-        states.append(state)
-        summaries.append(rules.summarize(events, state.n_players))
+    if run.refused is not None:
+        exc = run.refused
+        error = f"{exc.rule} {exc.code}: {exc.message(get_language() or 'fr')}"
     playable = len(states) - 1
     current = playable if step is None else max(0, min(step, playable))
     state = states[current]
@@ -118,7 +108,7 @@ def replay_step(game: Game, step: int | None) -> ReplayStep:
     move_view = None
     last: set[str] = set()
     if current > 0:
-        row, move, summary = rows[current - 1], parsed.moves[current - 1], summaries[current - 1]
+        row, move, summary = rows[current - 1], run.moves[current - 1], summaries[current - 1]
         move_view = ReplayMove(
             number=row.number,
             player=names.get(move.player, "?"),

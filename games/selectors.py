@@ -8,9 +8,7 @@ fetched once, whatever the number of moves.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any, cast
@@ -19,12 +17,12 @@ from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
 
 import rules
-from accounts.models import User, player_url
-from games import bridge, clock, page_cache, policies, reasons
-from games.compiled import CompiledQuery
-from games.models import ChatMessage, Game, Invitation, Move, Seat
+from accounts.models import HandOrder, User
+from games import badges, bridge, clock, page_cache, policies, reasons
+from games.models import ChatMessage, Game, Invitation, Move, QueuedMove, Seat
 from games.presenters import (
     AnalysisView,
     DrawRound,
@@ -32,9 +30,11 @@ from games.presenters import (
     GiftView,
     Hint,
     MoveView,
+    QueuedView,
     SeatView,
     SquareView,
     TileView,
+    UnseenView,
     notation_shown,
 )
 from rules.engine import MARQUE_HAND
@@ -59,7 +59,7 @@ def _profile_url(seat: Seat) -> str | None:
         or player.is_computer
     ):
         return None
-    return player_url(player.username)
+    return player.get_absolute_url()
 
 
 def game_view(game: Game, viewer: User | None) -> GameView:
@@ -73,7 +73,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
     # The same for every viewer of this version: from the cache (games/page_cache.py).
     # Up to this version only: a move committed since the game was read must not
     # be kept as part of this version.
-    moves = page_cache.move_rows(game, lambda: _MOVE_ROWS.list(game.pk, game.move_count))
+    moves = page_cache.move_rows(game, lambda: _move_rows(game))
     me = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     hint = current_hint(game, me) if me is not None else None
     values = dict(config.tiles.values)
@@ -96,14 +96,18 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         [s.player_id for s in seats], min(now, game.turn_started_at or now)
     )
     to_move = next((s for s in seats if s.pk == game.to_move_id), None)
-    deadline = clock.deadline_of(
-        game,
-        player_id=to_move.player_id if to_move else None,
-        vacations=vacations.get(to_move.player_id, []) if to_move else [],
+    away = vacations.get(to_move.player_id, []) if to_move else []
+    player_to_move = to_move.player if to_move else None
+    deadline = clock.deadline_of(game, player=player_to_move, vacations=away)
+    # Moved to the end of the quiet hours of the player to move (#35): the page says so.
+    deadline_quiet = deadline is not None and deadline != clock.deadline_of(
+        game, player=player_to_move, vacations=away, with_quiet=False
     )
     turn = state.turn if state and not state.over else None
     winners = set(state.result.winners) if state and state.result else set()
-    seat_views = _seat_views(seats, state, me, turn, winners, deadline, vacations, now, over)
+    seat_views = _seat_views(
+        seats, state, me, turn, winners, (deadline, deadline_quiet), vacations, now, over
+    )
     my_position = me.position if me is not None and state is not None else None
     my_hand = _my_hand(state, me, values)
     by_pk = {s.pk: seat_name(s) for s in seats}
@@ -139,6 +143,10 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         end=game.end or None,
         winners=tuple(seat_name(s) for s in seats if s.position in winners),
         hand_slots=MARQUE_HAND if game.mode == "marque" else 0,
+        # Read from the viewer's row already loaded (the request's user): no query.
+        hand_order=viewer.hand_order
+        if me is not None and viewer is not None
+        else HandOrder.UNSORTED,
         letter_values=values,
         annulled_reason=game.annulled_reason,
         annulled_at=game.annulled_at,
@@ -151,9 +159,47 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         extra_days_full=game.turn_extra_days >= clock.MAX_EXTRA_DAYS,
         can_give_time=can_give_time,
         opening_gifts=tuple(gifts.get(0, ())),
-        # From the records read above: after the last move, no second read of every move.
-        replay=replay_steps(move[-1] for move in moves) if over else (),
+        unseen=_unseen(state, seats, my_position) if state is not None and not over else None,
+        queued=_queued(me) if me is not None and not over else None,
+        can_queue=bool(
+            state
+            and me is not None
+            and game.status == Game.Status.RUNNING
+            and me.status == Seat.Status.ACTIVE
+            and turn != me.position
+            and not me.player.is_computer
+        ),
     )
+
+
+def _queued(me: Seat) -> QueuedView | None:
+    """The viewer's own queued move (R-HIDE-1: only ever built for the viewer's seat)."""
+    queued = me.queued()
+    if queued is None:
+        return None
+    language = get_language() or "fr"
+    reason = ""
+    if queued.refusal:
+        reason = queued.refusal.get("en" if language.startswith("en") else "fr", "")
+    return QueuedView(
+        notation=queued.notation,
+        placements=queued.placements,
+        returns=queued.returns,
+        keep=queued.keep,
+        keep_label=str(QueuedMove.Keep(queued.keep).label),
+        reason=reason,
+    )
+
+
+def _unseen(state: rules.GameState, seats: list[Seat], position: int | None) -> UnseenView:
+    """The tiles ``position`` (None: a spectator) has not seen, from that seat's view only.
+
+    ``rules.view`` keeps what the seat may see (R-HIDE-1); ``UnseenView.of``
+    reads nothing else, so the other hands and the reserve stay counts.
+    """
+    by_position = {s.drawn_position: seat_name(s) for s in seats}
+    names = tuple(by_position.get(k, "?") for k in range(len(state.hands)))
+    return UnseenView.of(rules.view(state, position), names)
 
 
 def _seat_views(
@@ -162,12 +208,16 @@ def _seat_views(
     me: Seat | None,
     turn: int | None,
     winners: set[int],
-    deadline: datetime | None,
+    deadlines: tuple[datetime | None, bool],
     vacations: dict[int, list],
     now: datetime,
     over: bool,
 ) -> tuple[SeatView, ...]:
-    """Each seat as the viewer sees it: score, turn, deadline, vacation, the final hand."""
+    """Each seat as the viewer sees it: score, turn, deadline, vacation, the final hand.
+
+    ``deadlines``: the deadline of the player to move, and whether their quiet hours moved it.
+    """
+    deadline, deadline_quiet = deadlines
     # The ranking is the rules' (a blocked sans-marque game has no winner but has places).
     places = rules.ranks(state) if state and state.result else None
     back_at = {
@@ -186,6 +236,7 @@ def _seat_views(
             is_me=me is not None and s.pk == me.pk,
             is_winner=s.position in winners,
             deadline=deadline if turn is not None and s.position == turn else None,
+            deadline_quiet=deadline_quiet and turn is not None and s.position == turn,
             on_vacation=back_at[s.pk] is not None,
             vacation_until=back_at[s.pk],
             vacation_from=clock.vacation_ahead(
@@ -269,7 +320,7 @@ def _analysis_view(data: dict[str, Any]) -> AnalysisView:
         played_gain=data.get("played_gain", 0),
         played_best=data.get("played_best", False),
         others_points=data.get("others_points", 0),
-        why=tuple(reasons.phrases(data.get("why", ()))),
+        why=tuple(reasons.phrases(data.get("why", ()), own=False)),
     )
 
 
@@ -295,19 +346,6 @@ def board_rows(
     ]
     width = layout.width
     return tuple(tuple(squares[i : i + width]) for i in range(0, len(squares), width))
-
-
-def squares_named(
-    config: rules.GameConfig, board: str, names: Iterable[str], last: set[str]
-) -> list[SquareView]:
-    """The squares ``names`` as ``board_rows`` draws them with no hint: those a move changed."""
-    values = dict(config.tiles.values)
-    index = {square[0]: (k, square) for k, square in enumerate(_squares(config.layout))}
-    found = []
-    for name in names:
-        k, square = index[name]
-        found.append(_square_view(square, board[k], values, last, set()))
-    return found
 
 
 def _square_view(
@@ -348,67 +386,16 @@ def _squares(layout: rules.Layout) -> tuple[tuple[str, int, int, str], ...]:
     )
 
 
-def replay_steps(
-    records: Iterable[dict[str, Any]],
-) -> tuple[tuple[tuple[str, str, bool], ...], ...]:
-    """The placements of each move, from the moves' records, for the finished game's replay stepper."""
-    return tuple(
-        tuple((sq, ch.upper(), ch.islower()) for sq, ch in record.get("place", []))
-        for record in records
-    )
-
-
 # --- lists -----------------------------------------------------------------------
 
 
-# The game page's reads, their SQL made once per process (games/compiled.py).
-_GAME: CompiledQuery[Game] = CompiledQuery(
-    lambda pk: Game.objects.filter(pk=pk).order_by()[:2], int
-)
-_CHAT: CompiledQuery[ChatMessage] = CompiledQuery(
-    lambda game_id: (
-        ChatMessage.objects.filter(game_id=game_id)
-        .select_related("author")
-        .order_by("-pk")[:CHAT_SHOWN]
-    ),
-    int,
-)
 CHAT_SHOWN = 50  # the game page shows the last 50 messages
 
 
-def move_rows_after(
-    move: Move, previous: list[tuple[Any, ...]] | None
-) -> list[tuple[Any, ...]] | None:
-    """The move rows of the version ``move`` made: ``previous`` (the version
-    before's, from the cache) and ``move``'s; None when ``previous`` is not those.
-
-    What ``_MOVE_ROWS`` reads, without the query: ``move`` is the row just
-    inserted, its JSON values made what the database gives back (lists, not tuples).
-    """
-    if previous is None or len(previous) != move.number - 1:
-        return None
-    row = (
-        move.number,
-        move.seat_id,
-        str(move.kind),
-        move.notation,
-        _as_stored(move.words),
-        move.points,
-        move.created_at,
-        _as_stored(move.analysis),
-        _as_stored(move.record),
-    )
-    return [*previous, row]
-
-
-def _as_stored(value: Any) -> Any:
-    """A JSON field's value as the database returns it (``JSONField`` without an encoder)."""
-    return json.loads(json.dumps(value))
-
-
-_MOVE_ROWS: CompiledQuery[Any] = CompiledQuery(
-    lambda game_id, up_to: (
-        Move.objects.filter(game_id=game_id, number__lte=up_to)
+def _move_rows(game: Game) -> list[tuple[Any, ...]]:
+    """The columns of the game's moves the page shows, up to the game's version."""
+    return list(
+        Move.objects.filter(game_id=game.pk, number__lte=game.move_count)
         .order_by("number")
         .values_list(
             "number",
@@ -421,21 +408,35 @@ _MOVE_ROWS: CompiledQuery[Any] = CompiledQuery(
             "analysis",
             "record",
         )
-    ),
-    int,
-    int,
-)
+    )
 
 
 def game_or_none(pk: int) -> Game | None:
-    """``Game.objects.filter(pk=pk).first()``, the SQL made once per process."""
-    found = _GAME.list(pk)
-    return found[0] if found else None
+    return Game.objects.filter(pk=pk).first()
+
+
+def live_token(game: Game) -> str:
+    """What an open game page shows that others change, read off the game's row alone.
+
+    The page polls with it (``?since=``) and gets a 204 while it is the same, so
+    the check costs the one query that reads the game. Each part changes with
+    one kind of news: the move counter with a move, a resignation or a time-out
+    (all moves, ``services.kernel.play``); the status with an annulment or the
+    end; the days given this turn with a gift (back to 0 only with a new move).
+
+    The chat's count (``Game.chat_count``, raised by ``services.chat_post``) is
+    sent beside it (``&chat=``), from the chat itself: the chat's own answer
+    brings the new count with the messages, so that the player's own message
+    does not make the next poll bring the page again (and wipe a refusal the
+    chat shows).
+    """
+    return f"{game.move_count}.{game.status}.{game.turn_extra_days}"
 
 
 def chat_messages(game: Game) -> list[ChatMessage]:
     """The game's last ``CHAT_SHOWN`` chat messages with their authors, oldest first."""
-    return _CHAT.list(game.pk)[::-1]
+    latest = game.chat_messages.select_related("author").order_by("-pk")[:CHAT_SHOWN]
+    return list(latest)[::-1]
 
 
 def table_visible_to(game: Game, viewer: Any) -> bool:
@@ -478,7 +479,8 @@ def my_games(player: User) -> dict[str, list[Game]]:
 
     Each game carries ``my_seat``, ``deadline``, ``opponents`` (the other
     players, in play order) and ``against_computer``; an invitation's game
-    carries ``invited_by``.
+    carries ``invited_by``; the running and finished ones their ``badges``
+    (``games/badges.py``).
     """
     in_order = Seat.objects.select_related("player").order_by("position", "joined_at", "pk")
     seats = list(
@@ -506,6 +508,7 @@ def my_games(player: User) -> dict[str, list[Game]]:
     my_turn.sort(key=lambda g: g.deadline or far)
     waiting.sort(key=lambda g: g.deadline or far)
     finished.sort(key=lambda g: g.finished_at or g.created_at, reverse=True)
+    badges.attach([*my_turn, *waiting, *finished[:50]])  # a league's division…
     return {
         "my_turn": my_turn,
         "waiting": waiting,

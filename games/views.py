@@ -8,14 +8,16 @@ JavaScript.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import get_script_prefix, reverse
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,9 +27,17 @@ from django_htmx.http import HttpResponseClientRedirect
 import rules
 from accounts.permissions import player_required
 from accounts.requests import HtmxRequest, SignedInRequest
-from diamino_site import ratelimit
-from diamino_site.ratelimit import limited
-from games import board_update, bridge, clock, page_cache, presenters, selectors, services
+from games import (
+    bridge,
+    clock,
+    computer,
+    page_cache,
+    player_replay,
+    presenters,
+    selectors,
+    services,
+    text_game,
+)
 from games.errors import GameError
 from games.forms import (
     ChatForm,
@@ -35,12 +45,18 @@ from games.forms import (
     CreateGameForm,
     InviteForm,
     MoveForm,
+    QueueForm,
     SeatComputerForm,
     TimeGiftForm,
     UnseatComputerForm,
     VersionForm,
 )
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, Seat
+from infra import ratelimit
+from infra.ratelimit import limited
+from rules.reply_notation import ReplyNotationError, parse_reply_read
+
+logger = logging.getLogger(__name__)
 
 # How often a page waiting for a computer player's reply looks for it: the
 # reply comes within seconds (``DIAMINO_BOT_DELAY_SECONDS`` plus the search).
@@ -60,19 +76,9 @@ def _get_game_for_viewer(request: HttpRequest, game_id: int) -> Game:
 
 
 def _urls(game: Game) -> dict[str, str]:
-    """The game page's URLs for ``game``: 15 ``reverse()`` once per process, then a replace."""
-    pk = str(game.pk)
-    return {name: url.replace(_URL_PK, pk) for name, url in _url_patterns(get_script_prefix())}
-
-
-_URL_PK = "987654321"  # a game id no URL of the list contains otherwise
-
-
-@lru_cache(maxsize=8)
-def _url_patterns(script_prefix: str) -> tuple[tuple[str, str], ...]:
-    """The URLs of ``_urls`` with ``_URL_PK`` for the game (by script prefix, which reverse() uses)."""
-    urls = {
-        name: reverse(f"games:{name}", args=[int(_URL_PK)])
+    """The URLs the game page and the table's page link to or post to, for ``game``."""
+    return {
+        name: reverse(f"games:{name}", args=[game.pk])
         for name in (
             "page",
             "preview",
@@ -87,12 +93,16 @@ def _url_patterns(script_prefix: str) -> tuple[tuple[str, str], ...]:
             "seat_bot",
             "give_time",
             "unseat_bot",
+            "replay",
+            "text_preview",
+            "text_play",
+            "queue",
+            "queue_cancel",
         )
     } | {
         "check_word": reverse("games:check_word"),
-        "report": reverse("moderation:report", args=[int(_URL_PK)]),
+        "report": reverse("moderation:report", args=[game.pk]),
     }
-    return tuple(urls.items())
 
 
 def _error_response(
@@ -108,7 +118,7 @@ def _error_response(
             status=status if status != 409 else 200,
         )
     messages.error(request, message)
-    return redirect("games:page", game.pk)
+    return redirect(_text_page_url(request, game.pk))
 
 
 def _too_fast(
@@ -348,16 +358,31 @@ def invite(request: SignedInRequest, game_id: int) -> HttpResponse:
 @require_GET
 def page(request: SignedInRequest, game_id: int) -> HttpResponse:
     game = _get_game_for_viewer(request, game_id)
+    if computer.computer_turns_catch_up(game, request.user):
+        # Eagerly (the embedded default), the computer turns the last request
+        # left waiting are played by the page that shows them, and its poll.
+        game = _get_game_for_viewer(request, game_id)
     since = request.GET.get("since")
-    if request.htmx and since is not None and since == str(game.move_count):
-        return HttpResponse(status=204)  # nothing new: the waiting page keeps what it has
+    chat_seen = request.GET.get("chat")  # absent where the page shows no chat
+    if (
+        request.htmx
+        and since == selectors.live_token(game)
+        and chat_seen in (None, str(game.chat_count))
+    ):
+        return HttpResponse(status=204)  # nothing new: the open page keeps what it has
     if game.status == Game.Status.OPEN:
         return render(request, "games/table.html", _table_context(request, game))
-    context = _game_context(request, game)
+    context = _game_context(request, game, **_text_news(request, game, since))
     template = "games/game.html"
+    if request.htmx and "lire" in request.GET and context["text_mode"]:
+        return render(request, "games/_text_tools.html#reading", context)
     if request.htmx and since is not None:
-        template = "games/game.html#game_area"
-    elif request.htmx and "historique" in request.GET:
+        # The poll's news: the game area, and the chat after it, which the page
+        # takes out of the answer by its id (hx-select-oob on #game-area).
+        area = render_to_string("games/game.html#game_area", context, request)
+        chat = render_to_string("games/game.html#chat", context, request)
+        return HttpResponse(area + chat)
+    if request.htmx and "historique" in request.GET:
         template = "games/game.html#history"  # a finished game's history, polled for its analysis
     return render(request, template, context)
 
@@ -369,7 +394,12 @@ def _table_context(request: SignedInRequest, game: Game) -> dict:
         "seats": seats,
         "is_seated": any(s.player_id == request.user.pk for s in seats),
         "is_creator": game.creator_id == request.user.pk,
-        "invitations": list(game.invitations.select_related("invitee")),
+        # An invitee who sat down is listed once, among the players.
+        "invitations": [
+            invitation
+            for invitation in game.invitations.select_related("invitee")
+            if invitation.invitee_id not in {s.player_id for s in seats}
+        ],
         "urls": _urls(game),
         "computer_form": SeatComputerForm(),
     }
@@ -390,18 +420,78 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         if view.computer_to_move
         else settings.DIAMINO_POLL_SECONDS,
         "history_poll_seconds": settings.DIAMINO_POLL_SECONDS,
+        "live_token": selectors.live_token(game),
         "max_extra_days": clock.MAX_EXTRA_DAYS,
-        # The board's HTML is cached per version, language, place and hint (games/page_cache.py).
-        "board_key": page_cache.board_key(
-            game,
-            seated=view.my_hand is not None and not view.over,
-            hint_squares=view.hint.squares if view.hint else (),
-        ),
+        # The board's HTML is cached ({% cache %} in games/game.html) per release, game,
+        # version, status, place (seated or not), hint and language.
+        "cache_release": page_cache.release(),
+        "board_seated": view.my_hand is not None and not view.over,
+        "text_mode": text_mode(request),
     }
-    if view.over:
-        context["replay_json"] = view.replay
+    if context["text_mode"]:
+        context["text"] = _text_context(request, view)
     context.update(extra)
+    if context["text_mode"]:
+        context["announce"] = _announce(request, game, context)
     return context
+
+
+# --- the screen-reader mode (issue #37) -----------------------------------------------
+
+
+text_mode = text_game.text_mode
+
+
+def _text_context(request: HttpRequest, view: presenters.GameView) -> dict:
+    """What the text game shows besides the view: the summary, the words, the special
+    squares, the moves in words, and the reading asked (``?lire=8``)."""
+    asked = request.GET.get("lire", "").strip()[:20]
+    return {
+        "summary": text_game.summary(view),
+        "words": [word.sentence() for word in text_game.board_words(view)] if view.version else [],
+        "specials": text_game.free_specials(view) if not view.over else [],
+        "moves": [(text_game.move_sentence(move, view.mode), move) for move in view.moves],
+        "hand": text_game.hand_sentence(view) if view.my_hand is not None else "",
+        "asked": asked,
+        "reading": text_game.reading(view, asked) if asked else "",
+        "hint": text_game.hint_typed(view.hint) if view.hint else "",
+        # Without the setting the page's own links and forms keep the mode (texte=1).
+        "query": text_game.keeps_text(request),
+    }
+
+
+def _text_news(request: SignedInRequest, game: Game, since: str | None) -> dict:
+    """The poll's news for the text game's live region: what changed since the token
+    ``since`` and the chat count ``chat`` the page had (the moves, the chat messages of
+    others, the turn)."""
+    if since is None or not text_mode(request):
+        return {}
+    # The token starts with the move count (selectors.live_token); the chat's count the
+    # page had seen comes beside it (&chat=, the chat's #chat-seen).
+    try:
+        version = int(since.split(".")[0])
+    except ValueError:
+        return {}
+    seen = request.GET.get("chat", "")
+    chat_count = int(seen) if seen.isdigit() else None
+    return {"since_version": version, "since_chat": chat_count}
+
+
+def _announce(request: SignedInRequest, game: Game, context: dict) -> str:
+    """The sentence the text game's live region reads once (empty: nothing new)."""
+    version = context.get("since_version")
+    if version is None:
+        return ""
+    new_messages: list[tuple[str, str]] = []
+    chat_before = context.get("since_chat")
+    if chat_before is not None and game.chat_count > chat_before:
+        fresh = list(context["chat_messages"])[-(game.chat_count - chat_before) :]
+        new_messages = [
+            (str(message.author), message.text)
+            for message in fresh
+            if message.author_id != request.user.pk
+        ]
+    return text_game.announcement(context["view"], since_version=version, new_messages=new_messages)
 
 
 def _chat_messages(game: Game) -> list[ChatMessage] | SimpleLazyObject:
@@ -413,6 +503,109 @@ def _chat_messages(game: Game) -> list[ChatMessage] | SimpleLazyObject:
     if not game.chat_count:
         return []
     return SimpleLazyObject(lambda: selectors.chat_messages(game))
+
+
+class _TextMoveRefused(Exception):
+    """A typed move the text game cannot judge: the message to read back."""
+
+
+def _typed_move(request: SignedInRequest, game: Game) -> tuple[str, int, rules.Move]:
+    """The text game's field read as a move in the notation of a reply by email
+    (``rules.reply_notation``), with the version the page was built at."""
+    typed = request.POST.get("coup", "").strip()[:200]
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        raise _TextMoveRefused(_("Reload the page and try again.")) from None
+    seat = Seat.objects.filter(game=game, player=request.user).first()
+    if seat is None or seat.position is None or game.status != Game.Status.RUNNING:
+        raise _TextMoveRefused(_("You have no move to make in this game."))
+    if not typed:
+        raise _TextMoveRefused(_("Type your move, for example H8 CHAT."))
+    view = rules.view(bridge.state_of(game), seat.position)
+    try:
+        move, _read = parse_reply_read(typed, view)
+    except ReplyNotationError as error:
+        raise _TextMoveRefused(error.message(get_language() or "fr")) from None
+    if isinstance(move, rules.Resign):
+        raise _TextMoveRefused(_("To resign, use the Resign button below."))
+    return typed, version, move
+
+
+@login_required
+@require_POST
+@limited("preview", refuse=_preview_too_fast)
+def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """The text game's "Read back": what the typed move would do, in words, nothing played."""
+    game = _get_game_for_viewer(request, game_id)
+    typed = request.POST.get("coup", "").strip()[:200]
+    try:
+        typed, version, move = _typed_move(request, game)
+        result = services.move_preview(
+            game_id=game_id, player=request.user, version=version, move=move
+        )
+        read_back = text_game.preview_sentences(move, result, game.mode)
+    except _TextMoveRefused as refused:
+        read_back = [str(refused)]
+    except GameError as exc:
+        read_back = [str(exc.message)]
+    if request.htmx:
+        return render(request, "games/_text_game.html#text_preview", {"read_back": read_back})
+    context = _game_context(request, game, read_back=read_back, typed=typed)
+    return render(request, "games/game.html", context)
+
+
+@login_required
+@require_POST
+@limited("move", refuse=_too_fast)
+def text_play(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """The text game's "Play": the typed move played, or refused with its reason and the
+    field as typed. The answer's live region reads the moves since the page's version
+    (the computer's reply too) and the turn."""
+    game = _get_game_for_viewer(request, game_id)
+    typed = request.POST.get("coup", "").strip()[:200]
+    message = ""
+    try:
+        typed, version, move = _typed_move(request, game)
+        played = services.move_submit(
+            game_id=game_id, player=request.user, version=version, move=move
+        )
+    except _TextMoveRefused as refused:
+        message = str(refused)
+    except rules.IllegalMove as exc:
+        message = exc.message(get_language() or "fr")
+    except GameError as exc:
+        if exc.status == 429:
+            return _too_fast(request, str(exc.message), game_id)
+        message = str(exc.message)
+        if exc.code == "moved-on":
+            message = _("%(reason)s The summary below is the new position.") % {"reason": message}
+    else:
+        if not request.htmx:
+            return redirect(_text_page_url(request, game_id))
+        seat = played.game.to_move
+        game = played.game
+        if seat is not None and seat.player.is_computer:
+            game = Game.objects.get(pk=game.pk)
+        context = _game_context(request, game, since_version=version)
+        return render(request, "games/game.html#game_area", context)
+    game.refresh_from_db()
+    posted = request.POST.get("version", "")
+    since = int(posted) if posted.isdigit() else None
+    context = _game_context(
+        request, game, message=message, typed=typed, since_version=since, focus_move=True
+    )
+    if request.htmx:
+        return render(request, "games/game.html#game_area", context)
+    return render(request, "games/game.html", context, status=400)
+
+
+def _text_page_url(request: HttpRequest, game_id: int) -> str:
+    """The game page, in the text mode if the request was in it without the setting."""
+    url = reverse("games:page", args=[game_id])
+    if text_mode(request) and not getattr(request.user, "screen_reader", False):
+        url += "?texte=1"
+    return url
 
 
 @login_required
@@ -443,25 +636,35 @@ def play(request: SignedInRequest, game_id: int) -> HttpResponse:
     # The game is not read here: the service locks and reads it, and returns it
     # with the move; only a refusal needs to know whether the game exists.
     form = MoveForm(request.POST)
-    if not form.is_valid():
-        game = _get_game_for_viewer(request, game_id)
-        return _error_response(request, game, form.first_error(), 400)
-    try:
+
+    def submit() -> HttpResponse:
         played = services.move_submit(
             game_id=game_id,
             player=request.user,
             version=form.cleaned_data["version"],
             move=form.move(),
         )
+        return _after_move(request, played.game)
+
+    return _judged(request, game_id, form, submit)
+
+
+def _judged(
+    request: SignedInRequest, game_id: int, form: MoveForm, submit: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """``submit()``'s answer for a valid move form; a refusal (the form's, the site's or the
+    rules') answers in the game's ``#move-error``, and the service changed nothing."""
+    if not form.is_valid():
+        game = _get_game_for_viewer(request, game_id)
+        return _error_response(request, game, form.first_error(), 400)
+    try:
+        return submit()
     except GameError as exc:
         game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, str(exc.message), exc.status)
     except rules.IllegalMove as exc:
         game = _get_game_for_viewer(request, game_id)
         return _error_response(request, game, exc.message(get_language() or "fr"), 400)
-    # The new version's board and moves, for the answer: the ones before, with this move.
-    board_update.after_move(played.game, played)
-    return _after_move(request, played.game)
 
 
 def _after_move(request: SignedInRequest, game: Game) -> HttpResponse:
@@ -472,7 +675,7 @@ def _after_move(request: SignedInRequest, game: Game) -> HttpResponse:
     shows it rather than a page that would wait for the next poll.
     """
     seat = game.to_move
-    if seat is not None and Game.to_move.is_cached(game) and seat.player.is_computer:
+    if seat is not None and seat.player.is_computer:
         game = Game.objects.get(pk=game.pk)
     return _game_area(request, game)
 
@@ -487,7 +690,40 @@ def _game_area(request: SignedInRequest, game: Game, message: str = "") -> HttpR
         return render(request, "games/game.html#game_area", context)
     if message:
         messages.error(request, message)
-    return redirect("games:page", game.pk)
+    return redirect(_text_page_url(request, game.pk))
+
+
+@login_required
+@require_POST
+@limited("move", refuse=_too_fast)
+def queue(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """Queue a placement for the player's next turn ("Play when my turn comes"), or replace it."""
+    form = QueueForm(request.POST)
+
+    def submit() -> HttpResponse:
+        services.queued_move_set(
+            game_id=game_id,
+            player=request.user,
+            version=form.cleaned_data["version"],
+            move=form.move(),
+            keep=form.cleaned_data["keep"],
+        )
+        return _game_area(request, _get_game_for_viewer(request, game_id))
+
+    return _judged(request, game_id, form, submit)
+
+
+@login_required
+@require_POST
+@limited("move", refuse=_too_fast)
+def queue_cancel(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """Drop the player's queued move (nothing to drop is not an error: it was played, or gone)."""
+    game = _get_game_for_viewer(request, game_id)
+    try:
+        services.queued_move_cancel(game_id=game_id, player=request.user)
+    except GameError as exc:
+        return _error_response(request, game, str(exc.message), exc.status)
+    return _game_area(request, _get_game_for_viewer(request, game_id))
 
 
 @login_required
@@ -562,7 +798,7 @@ def analyse(request: SignedInRequest, game_id: int) -> HttpResponse:
     game.refresh_from_db()
     if request.htmx:
         return render(request, "games/game.html#history", _game_context(request, game))
-    return redirect("games:page", game.pk)
+    return redirect(_text_page_url(request, game.pk))
 
 
 @login_required
@@ -591,7 +827,7 @@ def chat(request: SignedInRequest, game_id: int) -> HttpResponse:
             return _too_fast(request, error, game_id)
         if error:
             messages.error(request, error)
-        return redirect("games:page", game_id)
+        return redirect(_text_page_url(request, game_id))
     context = _game_context(request, game, chat_error=error)
     return render(request, "games/game.html#chat", context, status=status)
 
@@ -609,6 +845,34 @@ def record(request: SignedInRequest, game_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="diamino-{game.pk}.json"'
     return response
+
+
+@login_required
+@require_GET
+@limited("replay", methods=("GET",))
+def replay(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """The game's replay as the viewer may see it (``games.player_replay``), as JSON.
+
+    The same 404 as the game page for a game the viewer may not see, and for a
+    table not started (nothing to step through). ``?jusqua=N``: up to move N,
+    the version the viewer's page shows, so that its last step is that page.
+    """
+    game = _get_game_for_viewer(request, game_id)
+    if game.setup is None:
+        raise Http404(_("There is no such game."))
+    try:
+        upto: int | None = int(request.GET["jusqua"])
+    except (KeyError, ValueError):
+        upto = None  # no version, or not a number: up to the last move
+    try:
+        data = player_replay.replay_for(game, request.user, upto)
+    except (rules.RecordError, KeyError, TypeError, ValueError):
+        # The stored deal or a move cannot even be read: the staff's check says
+        # what is wrong (games.audit); the player is told, and the error logged.
+        logger.exception("game %s: its replay cannot be built", game.pk)
+        message = _("This game cannot be replayed.")
+        return JsonResponse({"error": message}, status=500)
+    return JsonResponse(data, json_dumps_params={"ensure_ascii": False})
 
 
 # --- word check -------------------------------------------------------------------

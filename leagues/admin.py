@@ -84,8 +84,32 @@ def _refused(request: HttpRequest, what: object, exc: LeagueError) -> None:
 # --- leagues and seasons ----------------------------------------------------------
 
 
+# A started season's times are the players' deadlines: fixed in the admin once it
+# runs. Staff change a running season only through the actions (move, withdraw,
+# suspend), which go through leagues.services.
+SEASON_TIMES = ("registration_opens_at", "registration_closes_at", "starts_at", "ends_at")
+STARTED = (Season.State.RUNNING, Season.State.FINISHED)
+
+
+class SeasonInlineForm(forms.ModelForm):
+    """A season's row in its league's page: its times shown, not editable, once started."""
+
+    class Meta:
+        model = Season
+        fields = ("number", *SEASON_TIMES)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None and self.instance.state in STARTED:
+            for name in SEASON_TIMES:
+                if name in self.fields:
+                    # Django ignores what is posted for a disabled field: the stored time stays.
+                    self.fields[name].disabled = True
+
+
 class SeasonInline(admin.TabularInline):
     model = Season
+    form = SeasonInlineForm
     extra = 0
     fields = ("number", "state", "registration_opens_at", "starts_at", "ends_at")
     readonly_fields = ("state",)
@@ -129,6 +153,12 @@ class SeasonAdmin(admin.ModelAdmin):
         "finished_at",
     )
     inlines = [DivisionInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.state in STARTED:
+            return (*fields, "league", "number", *SEASON_TIMES)
+        return fields
 
 
 # --- divisions and placements -----------------------------------------------------

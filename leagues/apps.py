@@ -11,8 +11,13 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self) -> None:
-        # notify connects the signals' receivers; departures answers a deleted account.
-        from leagues import departures, emails, notify  # noqa: F401
+        # departures answers a deleted account (a receiver of accounts' signal).
+        from leagues import departures, emails  # noqa: F401
 
         # The outbox renders the leagues' emails through its registry (it imports no league).
         emails.register_kinds()
+        # "My games" shows a game's division through games' registry (games imports no league).
+        from games import badges
+        from leagues.pages import game_badges
+
+        badges.register(game_badges)

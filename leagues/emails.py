@@ -1,7 +1,7 @@
 """The leagues' emails, rendered from fresh rows when the outbox sends them.
 
-Four kinds (``leagues/notify.py`` writes them when h5's services send the
-season's signals): registration open, the season started (the player's
+Four kinds (``leagues/notify.py`` writes them in the transaction of the
+season's step that causes them): registration open, the season started (the player's
 division and games), its last week, and the final standing with the
 promotion or relegation. Each is rendered in the recipient's language and
 time zone (``accounts.emails.build_email``), or skipped (``Skip``) when the
@@ -29,14 +29,10 @@ from accounts.models import User
 from games.models import Game, Seat
 from leagues import pages, services
 from leagues.models import Division, League, Placement, Season
+from leagues.notify import FINAL_STANDING, LAST_WEEK, REGISTRATION_OPEN, SEASON_STARTED
 from notifications import kinds
 from notifications.kinds import Skip
 from notifications.models import Notification
-
-REGISTRATION_OPEN = "league-open"
-SEASON_STARTED = "league-start"
-LAST_WEEK = "league-week"
-FINAL_STANDING = "league-final"
 
 # Which of the player's email settings each kind follows (``accounts.emails.SENDABLE_KINDS``).
 PREFERENCE: dict[str, str] = {

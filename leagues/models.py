@@ -98,7 +98,9 @@ class Season(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
+    )
     number = models.PositiveSmallIntegerField(_("number"))
     state = models.CharField(
         _("state"), max_length=12, choices=State.choices, default=State.ANNOUNCED, db_index=True
@@ -158,9 +160,14 @@ class Season(models.Model):
 
 
 class Registration(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="registrations")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("season")
+    )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_registrations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="league_registrations",
+        verbose_name=_("player"),
     )
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
     # Registered by the close of the previous season rather than by the player.
@@ -179,7 +186,9 @@ class Registration(models.Model):
 
 
 class Division(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="divisions", verbose_name=_("season")
+    )
     # 1 is the top division; several divisions may share a level (number 1, 2…).
     level = models.PositiveSmallIntegerField(_("level"))
     number = models.PositiveSmallIntegerField(_("number"), default=1)
@@ -212,10 +221,17 @@ class Placement(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
         INACTIVE = "inactive", _("Inactive")
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="placements")
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="placements")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="placements", verbose_name=_("season")
+    )
+    division = models.ForeignKey(
+        Division, on_delete=models.CASCADE, related_name="placements", verbose_name=_("division")
+    )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_placements"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="league_placements",
+        verbose_name=_("player"),
     )
     # The order the schedule was built from (1 first), by last season's result then rating.
     seed = models.PositiveSmallIntegerField(_("seed"))
@@ -242,8 +258,12 @@ class Placement(models.Model):
 class LeagueGame(models.Model):
     """A game of a division: the link is on this side, ``games`` knows nothing of leagues."""
 
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="league_games")
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="league_game")
+    division = models.ForeignKey(
+        Division, on_delete=models.CASCADE, related_name="league_games", verbose_name=_("division")
+    )
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="league_game", verbose_name=_("game")
+    )
     round = models.PositiveSmallIntegerField(_("round"), default=1)
 
     class Meta:
@@ -259,7 +279,10 @@ class Suspension(models.Model):
     """A player barred from registering: in one league, or in all (``league`` empty)."""
 
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_suspensions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="league_suspensions",
+        verbose_name=_("player"),
     )
     league = models.ForeignKey(
         League,
@@ -268,6 +291,7 @@ class Suspension(models.Model):
         blank=True,
         related_name="suspensions",
         help_text=_("Empty: every league."),
+        verbose_name=_("league"),
     )
     reason = models.TextField(_("reason"))
     # Null: until lifted by staff (deleting the row).
@@ -288,4 +312,5 @@ class Suspension(models.Model):
         verbose_name_plural = _("suspensions")
 
     def __str__(self) -> str:
-        return f"{self.player} — {self.league or _('every league')}"
+        every = _("every league")  # outside the f-string, where makemessages sees it
+        return f"{self.player} — {self.league or every}"

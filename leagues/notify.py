@@ -1,9 +1,14 @@
-"""Who hears of a season's steps: the receivers of ``leagues/signals.py``.
+"""Who gets each email a season's step causes, written in the step's own transaction.
 
-h5's services send each signal once the step's transaction has committed, and
-a step done twice sends nothing the second time; each row's key names the
-season and the player as well, so a signal received twice still gives one
-email each. The emails are rendered when sent (``leagues/emails.py``).
+The services (``leagues/services.py``) call these inside the transaction of the
+step that causes the emails, as a move's notifications are written
+(``games/notify.py``): each writes one outbox row per recipient with
+``notifications.services.notification_write``, so a step that commits has its
+emails and a step that rolls back has none. The outbox sends them after the
+commit, and its sweep sends whatever a crash between the commit and the send
+left unsent (``notifications/periodic.py``). Each row's key names the kind, the
+season and the player: a step written twice still gives one email each. The
+emails are rendered when sent (``leagues/emails.py``).
 
 - Registration open: the players of the league's previous season (their
   carried-over registration, or an invitation back) and anyone already
@@ -17,30 +22,31 @@ email each. The emails are rendered when sent (``leagues/emails.py``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.db import transaction
 from django.db.models import Q
-from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.models import User
-from leagues import emails, signals
 from leagues.models import Placement, Registration, Season, Suspension
 from notifications.services import notification_write
 
+# The outbox kinds of the leagues' emails (rendered by ``leagues/emails.py``).
+REGISTRATION_OPEN = "league-open"
+SEASON_STARTED = "league-start"
+LAST_WEEK = "league-week"
+FINAL_STANDING = "league-final"
+
 
 def _write(kind: str, season: Season, players: list[User]) -> int:
+    """One row of ``kind`` per player, in the caller's transaction; how many were new."""
     written = 0
-    with transaction.atomic():
-        for player in players:
-            row = notification_write(
-                recipient=player,
-                kind=kind,
-                key=f"{kind}:{season.pk}:{player.pk}",
-                context={"season": season.pk},
-            )
-            written += row is not None
+    for player in players:
+        row = notification_write(
+            recipient=player,
+            kind=kind,
+            key=f"{kind}:{season.pk}:{player.pk}",
+            context={"season": season.pk},
+        )
+        written += row is not None
     return written
 
 
@@ -53,8 +59,8 @@ def _placed(season: Season, *, withdrawn: bool) -> list[User]:
     return [p.player for p in placements]
 
 
-@receiver(signals.registration_opened, dispatch_uid="leagues.notify.registration_opened")
-def registration_opened(sender: Any, *, season: Season, **kwargs: Any) -> int:
+def registration_opened(season: Season) -> int:
+    """Registration of ``season`` opens (``season_open_registration``, or the previous close)."""
     # Not invited back: players withdrawn or inactive last season (not carried over),
     # and players suspended from this league now (registering would be refused).
     previous = Placement.objects.filter(
@@ -69,19 +75,19 @@ def registration_opened(sender: Any, *, season: Season, **kwargs: Any) -> int:
         .values_list("player_id", flat=True)
     )
     players = list(User.objects.filter(pk__in=ids - set(suspended), deleted_at=None).order_by("pk"))
-    return _write(emails.REGISTRATION_OPEN, season, players)
+    return _write(REGISTRATION_OPEN, season, players)
 
 
-@receiver(signals.season_started, dispatch_uid="leagues.notify.season_started")
-def season_started(sender: Any, *, season: Season, **kwargs: Any) -> int:
-    return _write(emails.SEASON_STARTED, season, _placed(season, withdrawn=False))
+def season_started(season: Season) -> int:
+    """``season_start``: every game created and started."""
+    return _write(SEASON_STARTED, season, _placed(season, withdrawn=False))
 
 
-@receiver(signals.season_last_week, dispatch_uid="leagues.notify.season_last_week")
-def season_last_week(sender: Any, *, season: Season, **kwargs: Any) -> int:
-    return _write(emails.LAST_WEEK, season, _placed(season, withdrawn=False))
+def season_last_week(season: Season) -> int:
+    """``season_last_week``: the last week has begun."""
+    return _write(LAST_WEEK, season, _placed(season, withdrawn=False))
 
 
-@receiver(signals.season_finished, dispatch_uid="leagues.notify.season_finished")
-def season_finished(sender: Any, *, season: Season, **kwargs: Any) -> int:
-    return _write(emails.FINAL_STANDING, season, _placed(season, withdrawn=False))
+def season_finished(season: Season) -> int:
+    """``season_close``: the standings are final."""
+    return _write(FINAL_STANDING, season, _placed(season, withdrawn=False))

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Prefetch, QuerySet
+from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
+from games.badges import Badge
 from games.models import Game, Seat
 from leagues import results, services
 from leagues.models import Division, League, LeagueGame, Placement, Season
@@ -99,6 +103,39 @@ def season_panel(season: Season, viewer: User | AnonymousUser | None) -> SeasonP
     )
 
 
+@dataclass(frozen=True)
+class Announcement:
+    """A season the lobby tells every player about: registering now, or soon."""
+
+    season: Season
+    registration_open: bool
+
+
+def announcements(now: datetime | None = None) -> list[Announcement]:
+    """The seasons open for registration or announced, in active leagues (one query).
+
+    Read, not opened: a season whose time has come counts as open (the league
+    page its link leads to opens it, ``services.seasons_open_due``), so the
+    lobby says "register" at the opening time whether beat has run or not.
+    """
+    now = now or timezone.now()
+    seasons = (
+        Season.objects.filter(
+            league__active=True,
+            state__in=(Season.State.ANNOUNCED, Season.State.REGISTRATION),
+        )
+        .select_related("league")
+        .order_by("registration_opens_at", "league__name")
+    )
+    return [
+        Announcement(
+            season,
+            season.state == Season.State.REGISTRATION or season.registration_opens_at <= now,
+        )
+        for season in seasons
+    ]
+
+
 def league_seasons(league: League) -> list[Season]:
     return list(league.seasons.order_by("-number"))
 
@@ -161,9 +198,26 @@ def player_history(player: User) -> QuerySet[Placement]:
     )
 
 
-def league_of_games(game_ids: list[int]) -> dict[int, Division]:
-    """The division (with its season and league) of each of these games that belongs to one."""
+def game_badges(game_ids: list[int]) -> dict[int, Badge]:
+    """A badge on "My games" for each of these games that belongs to a league: its division.
+
+    Registered with ``games.badges`` by ``LeaguesConfig.ready``; one query.
+    """
     links = LeagueGame.objects.filter(game_id__in=game_ids).select_related(
         "division__season__league"
     )
-    return {link.game_id: link.division for link in links}
+    return {
+        link.game_id: Badge(
+            label=f"{link.division.season.league.name} · {link.division.label}",
+            url=reverse(
+                "leagues:division",
+                args=[
+                    link.division.season.league.slug,
+                    link.division.season.number,
+                    link.division.pk,
+                ],
+            ),
+            kind="league",
+        )
+        for link in links
+    }

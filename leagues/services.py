@@ -6,7 +6,10 @@ and safe under two workers: the second finds the step done and does nothing
 (the steps return False, or None). Beat calls the steps at the season's times
 (``leagues/tasks.py``); staff call the rest from the admin.
 
-- ``season_open_registration`` — announced → registration.
+- ``season_open_registration`` — announced → registration. Beat does it, but
+  so does a player's visit once the time has come (``seasons_open_due`` from
+  the league pages, and ``registration_create``): registration opens at its
+  date, not at beat's next run.
 - ``registration_create`` / ``registration_delete`` — a player registers, or
   changes their mind, while registration is open.
 - ``season_schedule`` — registration closes: the players are placed in
@@ -23,6 +26,12 @@ and safe under two workers: the second finds the step done and does nothing
 
 Refusals raise ``LeagueError`` (stable ``code``, translated ``message``) and
 change nothing.
+
+A step's emails are outbox rows written in the step's own transaction
+(``leagues/notify.py``), as a move's are: a step that commits has them, one
+that rolls back has none, and the outbox sends them after the commit (its
+sweep sends any a crash left unsent). The signals of ``leagues/signals.py``
+are sent after the commit, for anyone else who listens.
 """
 
 from __future__ import annotations
@@ -47,7 +56,7 @@ from accounts.permissions import can_play
 from games import services as games
 from games.errors import GameError
 from games.models import Game, Mode, Move, Seat
-from leagues import results, signals
+from leagues import notify, results, signals
 from leagues.models import (
     DIVISION_MAX_PLAYERS,
     Division,
@@ -127,13 +136,36 @@ def suspension_refusal(suspension: Suspension) -> StrOrPromise:
 @transaction.atomic
 def season_open_registration(*, season_id: int, now: datetime | None = None) -> bool:
     """Open an announced season's registration once its time has come."""
+    return _open_if_due(_locked_season(season_id), now or timezone.now())
+
+
+def seasons_open_due(*, league: League | None = None, now: datetime | None = None) -> int:
+    """Open every announced season (of ``league``, or of any active league) whose time has come.
+
+    The league pages call it before they read, so a player who comes after the
+    opening time finds registration open even when beat has not run since
+    (beat may be down, or runs every few minutes). One query when nothing is
+    due; each season is then opened under its lock, once, whoever comes first.
+    """
     now = now or timezone.now()
-    season = _locked_season(season_id)
+    due = Season.objects.filter(
+        league__active=True, state=Season.State.ANNOUNCED, registration_opens_at__lte=now
+    )
+    if league is not None:
+        due = due.filter(league=league)
+    return sum(
+        season_open_registration(season_id=pk, now=now) for pk in due.values_list("pk", flat=True)
+    )
+
+
+def _open_if_due(season: Season, now: datetime) -> bool:
+    """Open ``season`` (locked by the caller) if it is announced and its time has come."""
     if season.state != Season.State.ANNOUNCED or season.registration_opens_at > now:
         return False
     season.state = Season.State.REGISTRATION
     season.registration_opened_at = now
     season.save(update_fields=["state", "registration_opened_at"])
+    notify.registration_opened(season)
     signals.send_on_commit(signals.registration_opened, season)
     return True
 
@@ -154,6 +186,20 @@ def registration_create(*, season_id: int, player: User) -> Registration:
             status=403,
         )
     season = _locked_season(season_id)
+    if season.league.active:
+        # The opening time has come but no one has opened it yet (beat's next run).
+        _open_if_due(season, timezone.now())
+    if season.state == Season.State.ANNOUNCED and season.league.active:
+        raise LeagueError(
+            "registration-not-open",
+            _("Registration for this season opens on %(date)s.")
+            % {
+                "date": date_format(
+                    timezone.localtime(season.registration_opens_at), "DATETIME_FORMAT"
+                )
+            },
+            status=409,
+        )
     if season.state != Season.State.REGISTRATION or not season.league.active:
         raise LeagueError(
             "registration-closed", _("Registration for this season is closed."), status=409
@@ -468,6 +514,7 @@ def season_start(
     season.state = Season.State.RUNNING
     season.started_at = now
     season.save(update_fields=["state", "started_at"])
+    notify.season_started(season)
     signals.send_on_commit(signals.season_started, season)
     return True
 
@@ -531,6 +578,7 @@ def season_last_week(*, season_id: int, now: datetime | None = None) -> bool:
         return False
     season.last_week_notified_at = now
     season.save(update_fields=["last_week_notified_at"])
+    notify.season_last_week(season)
     signals.send_on_commit(signals.season_last_week, season)
     return True
 
@@ -723,6 +771,7 @@ def season_close(*, season_id: int, now: datetime | None = None) -> bool:
     season.state = Season.State.FINISHED
     season.finished_at = now
     season.save(update_fields=["state", "finished_at"])
+    notify.season_finished(season)
     signals.send_on_commit(signals.season_finished, season)
     if league.active:
         _next_season(season, now)
@@ -764,6 +813,7 @@ def _next_season(season: Season, now: datetime) -> Season:
         if following.registration_opens_at > now:
             following.registration_opens_at = now
         following.save(update_fields=["state", "registration_opened_at", "registration_opens_at"])
+        notify.registration_opened(following)
         signals.send_on_commit(signals.registration_opened, following)
     return following
 

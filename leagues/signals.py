@@ -1,6 +1,9 @@
-"""What the leagues' life sends, for the emails (``leagues/emails.py``) and anyone else.
+"""What the leagues' life sends, for anyone who listens.
 
-Each is sent once the service's transaction has committed (``on_commit``),
+Not for the leagues' own emails: those are outbox rows written inside the
+step's transaction (``leagues/notify.py``), so a crash between the commit and
+a receiver cannot lose them. Each signal is sent once the service's
+transaction has committed (``on_commit``),
 with ``season`` (the ``Season`` row) as a keyword argument; a step done twice
 (two workers, beat running again) sends nothing the second time, since the
 service does nothing then.

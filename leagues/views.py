@@ -2,7 +2,9 @@
 
 Views parse, call one service (``leagues.services``) or read (``leagues.pages``),
 render. A refused registration is a message in the player's language and
-changes nothing.
+changes nothing. The pages first open any season whose registration time has
+come (``services.seasons_open_due``): a visitor never finds registration
+closed because beat has not run since its opening time.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from diamino_site.ratelimit import limited
+from infra.ratelimit import limited
 from leagues import pages, services
 from leagues.models import Division, League, Season
 
 
 @require_GET
 def league_list(request: HttpRequest) -> HttpResponse:
+    services.seasons_open_due()
     return render(request, "leagues/list.html", {"leagues": pages.league_list()})
 
 
@@ -31,7 +34,9 @@ def _league(slug: str) -> League:
 
 @require_GET
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
-    return _league_response(request, _league(slug))
+    league = _league(slug)
+    services.seasons_open_due(league=league)
+    return _league_response(request, league)
 
 
 def _league_response(request: HttpRequest, league: League, status: int = 200) -> HttpResponse:
@@ -49,6 +54,7 @@ def _league_response(request: HttpRequest, league: League, status: int = 200) ->
 @require_GET
 def season_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     league = _league(slug)
+    services.seasons_open_due(league=league)
     season = get_object_or_404(Season, league=league, number=number)
     return render(
         request,

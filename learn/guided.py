@@ -257,6 +257,19 @@ def is_step_move(n: int, move: rules.Move) -> bool:
     return _tiles(move) == _tiles(played(n).move)
 
 
+def still_to_place(n: int, move: rules.Move) -> tuple[tuple[str, str], ...]:
+    """The step's tiles not yet put down when ``move`` is a start of step ``n``'s placement
+    (some of its tiles, each on its own square); empty otherwise. An unfinished move is
+    on its way, not a mistake: the page says what is left rather than refusing it."""
+    wanted = played(n).move
+    if not isinstance(move, rules.Place) or not isinstance(wanted, rules.Place):
+        return ()
+    placed = set(move.tiles)
+    if not placed or not placed < set(wanted.tiles):
+        return ()
+    return tuple(tile for tile in wanted.tiles if tile not in placed)
+
+
 def judge(n: int, move: rules.Move) -> Played:
     """The player's ``move`` at step ``n``: the engine first, then the lesson.
 

@@ -8,18 +8,20 @@ from pathlib import Path
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 import rules
-from games import bridge
+from accounts.models import HandOrder, User
+from games import bridge, text_game
 from games.forms import MoveForm
 from games.presenters import GameView, TileView, notation_shown
 from games.selectors import board_columns, board_rows
 from learn import guided
 from learn.examples import judged_examples
+from rules.reply_notation import ReplyNotationError, parse_reply
 
 ORIGINAL = Path(__file__).resolve().parent / "data" / "diamino-regles.txt"
 
@@ -116,7 +118,13 @@ def _facts(n: int) -> list[str]:
     return facts
 
 
-def _guided_view(n: int) -> GameView:
+def _hand_order(request: HttpRequest) -> str:
+    """How a signed-in visitor sorts their tiles in every game; the dealt order for others."""
+    user = request.user
+    return user.hand_order if isinstance(user, User) else HandOrder.UNSORTED
+
+
+def _guided_view(n: int, hand_order: str = HandOrder.UNSORTED) -> GameView:
     """The position before step ``n`` as the game page's board and hand draw it."""
     state = guided.position(n)
     config = state.config
@@ -147,19 +155,23 @@ def _guided_view(n: int) -> GameView:
         over=over,
         letter_values=values,
         rated=False,
+        hand_order=hand_order,
     )
 
 
-def _guided_context(n: int, **extra: object) -> dict[str, object]:
+def _guided_context(n: int, hand_order: str, **extra: object) -> dict[str, object]:
     state = guided.position(n)
     context: dict[str, object] = {
-        "view": _guided_view(n),
+        "view": _guided_view(n, hand_order),
         "step": guided.STEPS[n] if n < guided.LAST else None,
         "number": n + 1,
         "total": guided.LAST,
         "done": guided.STEPS[n - 1] if n > 0 else None,
         "facts": _facts(n - 1) if n > 0 else [],
         "computer_tiles": len(state.hands[guided.COMPUTER]),
+        # The intro's counts are the deal's, so that it says what the board shows.
+        "player_deal": len(guided.PLAYER_HAND),
+        "computer_deal": len(guided.COMPUTER_HAND),
         "message": "",
         "urls": {"play": reverse("learn:guided_play"), "preview": reverse("learn:guided_preview")},
     }
@@ -167,20 +179,86 @@ def _guided_context(n: int, **extra: object) -> dict[str, object]:
     return context
 
 
+def _guided_text(request: HttpRequest, context: dict[str, object], n: int) -> dict[str, object]:
+    """The screen-reader mode of the guided game (``games/text_game.py``): the step's move as
+    it is typed, the hand, the words on the board, and the news read once after a move."""
+    view = context["view"]
+    assert isinstance(view, GameView)
+    step = guided.STEPS[n] if n < guided.LAST else None
+    typed = ""
+    if step is not None and step.move:
+        typed = text_game.typed_placement(step.move, step.returns)
+    elif step is not None and step.exchange:
+        typed = str(pgettext("typed move", "exchange %(tiles)s") % {"tiles": step.exchange})
+    news = []
+    if n > 0 and request.method == "POST" and not context.get("message"):
+        done = guided.STEPS[n - 1]
+        news.append(str(_("Step %(number)s done: %(title)s") % {"number": n, "title": done.title}))
+        facts = context["facts"]
+        assert isinstance(facts, list)
+        news.extend(str(fact) for fact in facts)
+        if step is not None:
+            news.append(
+                str(
+                    _("Step %(number)s of %(total)s: %(title)s")
+                    % {"number": n + 1, "total": guided.LAST, "title": step.title}
+                )
+            )
+    return {
+        "typed": typed,
+        "hand": text_game.hand_sentence(view) if view.my_hand else "",
+        "words": [word.sentence() for word in text_game.board_words(view)],
+        "specials": text_game.free_specials(view),
+        "query": text_game.keeps_text(request),
+        "announce": " ".join(news),
+    }
+
+
+def _typed_move(request: HttpRequest, n: int) -> tuple[rules.Move | None, str]:
+    """The move typed in the guided game's text mode (the email notation), or the error."""
+    typed = request.POST.get("coup", "").strip()[:200]
+    if not typed:
+        return None, str(_("Type your move, for example H8 CHAT."))
+    try:
+        view = rules.view(guided.position(n), guided.PLAYER)
+        return parse_reply(typed, view), ""
+    except ReplyNotationError as error:
+        return None, error.message(get_language() or "fr")
+
+
 def _guidance(n: int) -> str:
-    return str(
-        _("Step %(number)s: %(instruction)s")
-        % {
-            "number": n + 1,
-            "instruction": guided.STEPS[n].instruction,
+    """The step's move in one line, beside a refusal: on a phone the panel that
+    shows it sits over the page's foot, and the step's whole text is above the board."""
+    step = guided.STEPS[n]
+    if step.exchange:
+        what = _("exchange the %(tiles)s") % {"tiles": ", ".join(step.exchange)}
+    elif step.returns:
+        what = _("play %(move)s and choose the %(tiles)s to give back") % {
+            "move": step.move,
+            "tiles": ", ".join(step.returns),
         }
-    )
+    else:
+        what = _("play %(move)s") % {"move": step.move}
+    return str(_("Step %(number)s: %(what)s.") % {"number": n + 1, "what": what})
 
 
 @require_GET
 def guided_page(request: HttpRequest) -> HttpResponse:
     """``/partie-guidee/``: the guided first game at the visitor's step, for anyone."""
-    return render(request, "learn/guided.html", _guided_context(_step_of(request)))
+    n = _step_of(request)
+    return render(
+        request,
+        "learn/guided.html",
+        _with_text(request, n, _guided_context(n, _hand_order(request))),
+    )
+
+
+def _with_text(request: HttpRequest, n: int, context: dict[str, object]) -> dict[str, object]:
+    """The context with the screen-reader mode's part, when the page is in that mode."""
+    context["text_mode"] = text_game.text_mode(request)
+    if context["text_mode"]:
+        context["text"] = _guided_text(request, context, n)
+    return context
 
 
 @require_POST
@@ -197,7 +275,19 @@ def guided_preview(request: HttpRequest) -> HttpResponse:
         result = bridge.preview_state(
             guided.position(n), guided.PLAYER, form.move(), get_language() or "fr"
         )
-        if result.ok and not guided.is_step_move(n, form.move()):
+        rest = guided.still_to_place(n, form.move())
+        if rest:
+            # A tile or two of the step's word: guidance, not an error (and not the whole step again).
+            tiles = ", ".join(
+                str(_("%(letter)s on %(square)s") % {"letter": letter.upper(), "square": square})
+                for square, letter in rest
+            )
+            result = bridge.Preview(
+                ok=False,
+                code="unfinished",
+                message=str(_("Good, go on: %(tiles)s.") % {"tiles": tiles}),
+            )
+        elif result.ok and not guided.is_step_move(n, form.move()):
             # The red devil's tiles stay to choose: the player may pick another to give back.
             result = bridge.Preview(
                 ok=False,
@@ -214,17 +304,25 @@ def guided_play(request: HtmxHttpRequest) -> HttpResponse:
     """Play the step's move (judged by the engine, then by the lesson) and the computer's reply."""
     n = _step_of(request)
     form = MoveForm(request.POST)
+    typed = request.POST.get("coup")  # the screen-reader mode's field (the email notation)
     message = ""
+    move: rules.Move | None = None
+    stale = str(_("This page was out of date: here is the guided game where you are."))
     if n >= guided.LAST:
         message = str(_("The guided game is over."))
+    elif typed is not None:
+        if request.POST.get("version") != str(n):
+            return _guided_answer(request, n, message=stale)
+        move, message = _typed_move(request, n)
     elif not form.is_valid():
         message = form.first_error()
     elif form.cleaned_data["version"] != n:
-        message = str(_("This page was out of date: here is the guided game where you are."))
-        return _guided_answer(request, n, message=message)
+        return _guided_answer(request, n, message=stale)
     else:
+        move = form.move()
+    if move is not None and not message:
         try:
-            guided.judge(n, form.move())
+            guided.judge(n, move)
         except rules.IllegalMove as exc:
             message = exc.message(get_language() or "fr")
         except guided.OffLesson:
@@ -232,20 +330,28 @@ def guided_play(request: HtmxHttpRequest) -> HttpResponse:
     if message:
         if n < guided.LAST:
             message = f"{message} {_guidance(n)}"
+        if typed is not None:  # the text game: the area again, the field as typed
+            status = 200 if request.htmx else 400
+            return _guided_answer(request, n, message=message, status=status, typed=typed[:200])
         if request.htmx:
             return render(request, "learn/guided.html#move_error", {"message": message}, status=400)
         return _guided_answer(request, n, message=message, status=400)
     request.session[SESSION_KEY] = n + 1
     if not request.htmx:
-        return redirect("learn:guided")  # a reload asks for the page, not the move again
+        # A reload asks for the page, not the move again (as text if the move was typed).
+        url = reverse("learn:guided")
+        if typed is not None and text_game.keeps_text(request):
+            url += "?texte=1"
+        return redirect(url)
     return _guided_answer(request, n + 1)
 
 
 def _guided_answer(
-    request: HtmxHttpRequest, n: int, *, message: str = "", status: int = 200
+    request: HtmxHttpRequest, n: int, *, message: str = "", status: int = 200, typed: str = ""
 ) -> HttpResponse:
     template = "learn/guided.html#guided_area" if request.htmx else "learn/guided.html"
-    return render(request, template, _guided_context(n, message=message), status=status)
+    context = _guided_context(n, _hand_order(request), message=message, typed=typed)
+    return render(request, template, _with_text(request, n, context), status=status)
 
 
 @require_POST

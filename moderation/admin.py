@@ -4,17 +4,19 @@ What a player wrote is evidence and stays read-only. The only thing staff
 write is the resolution: saving a report with one (or the "resolve" action)
 calls ``services.report_resolve``, which records who resolved it and when.
 Acting on the game itself (annul, check, replay) happens on the game's admin
-page, linked from each report.
+page, linked from each report; that page, registered again at the end of this
+module, shows the reports about the game (games never reads a report).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -23,7 +25,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.requests import user_of
+from games import admin as games_admin
 from games.errors import GameError
+from games.models import Game
 from games.staff_views import is_staff, plays_in
 from moderation import services
 from moderation.models import Report
@@ -221,3 +225,71 @@ class ReportAdmin(admin.ModelAdmin):
                 ngettext("Resolved report %(ids)s.", "Resolved reports %(ids)s.", len(done))
                 % {"ids": ", ".join(done)},
             )
+
+
+# --- the games' admin, with their reports -----------------------------------------------
+# games sits below moderation and never reads a report: its admin is registered
+# again here with a column, a filter and a link for the reports about each game.
+
+
+class ReportedFilter(admin.SimpleListFilter):
+    title = _("reported")
+    parameter_name = "reported"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, StrOrPromise]]:
+        return [
+            ("open", _("With an open report")),
+            ("any", _("With any report")),
+            ("no", _("Never reported")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "open":
+            # Annotated by GameWithReportsAdmin.get_queryset, which the stubs' plugin cannot see.
+            return queryset.filter(has_open_report=True)  # type: ignore[misc]
+        if self.value() == "any":
+            return queryset.filter(Exists(Report.objects.filter(game=OuterRef("pk"))))
+        if self.value() == "no":
+            return queryset.exclude(Exists(Report.objects.filter(game=OuterRef("pk"))))
+        return queryset
+
+
+def _with_reported_filter(filters: Sequence[Any]) -> tuple[Any, ...]:
+    """The games' filters with "reported" after "annulled"."""
+    at = list(filters).index(games_admin.AnnulledFilter) + 1
+    return (*filters[:at], ReportedFilter, *filters[at:])
+
+
+class GameWithReportsAdmin(games_admin.GameAdmin):
+    list_display = (*games_admin.GameAdmin.list_display, "open_reports")
+    list_filter = _with_reported_filter(games_admin.GameAdmin.list_filter)
+    fieldsets = (
+        (
+            games_admin.GameAdmin.fieldsets[0][0],
+            {"fields": (*games_admin.GameAdmin.fieldsets[0][1]["fields"], "reports")},
+        ),
+        *games_admin.GameAdmin.fieldsets[1:],
+    )
+    readonly_fields = (*games_admin.GameAdmin.readonly_fields, "reports")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        open_reports = Report.objects.filter(game=OuterRef("pk"), status=Report.Status.OPEN)
+        return super().get_queryset(request).annotate(has_open_report=Exists(open_reports))
+
+    @admin.display(description=_("open report"), boolean=True, ordering="has_open_report")
+    def open_reports(self, game: Game) -> bool:
+        return game.has_open_report  # type: ignore[attr-defined]  # get_queryset's annotation
+
+    @admin.display(description=_("reports"))
+    def reports(self, game: Game) -> str:
+        url = reverse("admin:moderation_report_changelist") + f"?game__id__exact={game.pk}"
+        count = Report.objects.filter(game=game).count()
+        return format_html(
+            '<a href="{}">{}</a>',
+            url,
+            ngettext("%(n)d report", "%(n)d reports", count) % {"n": count},
+        )
+
+
+admin.site.unregister(Game)
+admin.site.register(Game, GameWithReportsAdmin)

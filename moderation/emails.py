@@ -28,7 +28,7 @@ def _known_as(user: User) -> str:
     Players choose their display name freely (another player's name, "Modération"):
     the username is the one that cannot be borrowed.
     """
-    name = str(user)
+    name = user.name_shown
     return name if name == user.username else f"{name} (@{user.username})"
 
 

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.requests import SignedInRequest
-from diamino_site.ratelimit import limited
 from games.errors import GameError
 from games.models import Game, Seat
+from infra.ratelimit import limited
 from moderation import services
 from moderation.forms import ReportForm
 

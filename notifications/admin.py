@@ -16,6 +16,7 @@ class NotificationAdmin(admin.ModelAdmin):
     list_display = (
         "created_at",
         "kind",
+        "channel",
         "recipient",
         "game",
         "status",
@@ -23,7 +24,7 @@ class NotificationAdmin(admin.ModelAdmin):
         "sent_at",
         "reason",
     )
-    list_filter = ("status", "kind")
+    list_filter = ("status", "kind", "channel")
     search_fields = ("recipient__username", "recipient__email", "key")
     date_hierarchy = "created_at"
     list_select_related = ("recipient", "game")
@@ -32,6 +33,8 @@ class NotificationAdmin(admin.ModelAdmin):
     readonly_fields = (
         "recipient",
         "kind",
+        "channel",
+        "subscription",
         "game",
         "key",
         "shown_context",
@@ -50,7 +53,9 @@ class NotificationAdmin(admin.ModelAdmin):
     def shown_context(self, row: Notification) -> object:
         # An account email's context is the rendered message, reset link included:
         # staff must not be able to read it and sign in as the player.
-        if row.context and kinds.get(row.kind).forget_after_send:
+        # (A push row's kind may have no email at all: chat.)
+        is_email = row.channel == Notification.Channel.EMAIL
+        if row.context and is_email and kinds.get(row.kind).forget_after_send:
             return _("(hidden: it holds the email's private links; emptied once sent)")
         return row.context
 

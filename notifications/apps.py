@@ -1,13 +1,7 @@
 from __future__ import annotations
 
-import sqlite3
-
 from django.apps import AppConfig
-from django.core import checks
 from django.utils.translation import gettext_lazy as _
-
-# ``INSERT … ON CONFLICT … RETURNING`` (``services._insert_unless_key_taken``).
-SQLITE_NEEDED = (3, 35, 0)
 
 
 class NotificationsConfig(AppConfig):
@@ -15,23 +9,16 @@ class NotificationsConfig(AppConfig):
     verbose_name = _("Notifications")
 
     def ready(self) -> None:
-        checks.register(sqlite_can_return, checks.Tags.database)
+        from accounts.signals import account_email_rendered
+        from notifications.account_emails import account_email_write, register_kind
 
+        # allauth's emails go through the outbox (notifications/account_emails.py).
+        register_kind()
+        account_email_rendered.connect(account_email_write, dispatch_uid="account-email-write")
+        # A deleted account's devices go with it (the row stays, anonymised: no cascade).
+        from accounts.signals import user_deleted
+        from notifications.push import chat_kind_register, subscriptions_forget
 
-def sqlite_can_return(app_configs=None, databases=None, **kwargs) -> list[checks.CheckMessage]:
-    """Notifications are written with RETURNING, which SQLite has from 3.35 on."""
-    from django.db import connections
+        chat_kind_register()
 
-    found = sqlite3.sqlite_version_info
-    if not any(connections[alias].vendor == "sqlite" for alias in databases or ()):
-        return []
-    if found >= SQLITE_NEEDED:
-        return []
-    return [
-        checks.Error(
-            f"SQLite {sqlite3.sqlite_version} is too old: notifications need "
-            f"{'.'.join(map(str, SQLITE_NEEDED))} or later (INSERT … RETURNING).",
-            hint="Use a Python built against a newer SQLite, or PostgreSQL (DATABASE_URL).",
-            id="notifications.E001",
-        )
-    ]
+        user_deleted.connect(subscriptions_forget, dispatch_uid="push-subscriptions-forget")

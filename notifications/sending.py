@@ -32,13 +32,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from notifications import kinds
+from notifications import kinds, push, quiet
 from notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ Status = Notification.Status
 
 @dataclass(frozen=True)
 class Outcome:
-    status: str  # "sent", "skipped", "retry", "failed" or "not-claimed"
+    status: str  # "sent", "skipped", "retry", "failed", "held" (quiet hours) or "not-claimed"
     retry_in: timedelta | None = None
 
 
@@ -77,6 +78,16 @@ def claim(notification_id: int, now: datetime) -> bool:
     return changed == 1
 
 
+def _claim_all(notification_ids: list[int], now: datetime) -> list[Notification]:
+    """The rows of ``notification_ids`` this sender could claim, claimed, oldest first."""
+    taken = [pk for pk in notification_ids if claim(pk, now)]
+    return list(
+        Notification.objects.select_related("recipient", "game", "subscription")
+        .filter(pk__in=taken)
+        .order_by("pk")
+    )
+
+
 def _finish(row: Notification, **fields: object) -> bool:
     """Record the outcome, only if the row is still ours (same claim)."""
     changed = Notification.objects.filter(
@@ -94,29 +105,115 @@ def message_id(row: Notification) -> str:
 
 
 def send_one(notification_id: int) -> Outcome:
-    """Claim, render, send and record one notification (safe to call any number of times)."""
+    """Claim, render, send and record one notification (safe to call any number of times).
+
+    In the recipient's quiet hours the row goes back to pending until they end;
+    a row held by them goes with the recipient's other held rows of its channel,
+    as one message (``notifications/quiet.py``).
+    """
     now = timezone.now()
     if not claim(notification_id, now):
         return Outcome("not-claimed")
-    row = Notification.objects.select_related("recipient", "game").get(pk=notification_id)
-    kind = kinds.get(row.kind)
-    # A kind whose context must not outlive the email (a reset link) is emptied once done.
-    done: dict[str, object] = {"context": {}} if kind.forget_after_send else {}
+    row = Notification.objects.select_related("recipient", "game", "subscription").get(
+        pk=notification_id
+    )
+    until = quiet.held_until(row.recipient, row.kind, now)
+    if until is not None:  # not an attempt: it waits, and the sweep sends it then
+        _finish(
+            row,
+            status=Status.PENDING,
+            next_attempt_at=until,
+            attempts=F("attempts") - 1,
+            context={**row.context, "quiet": True},
+        )
+        return Outcome("held")
+    rows = [row, *_claim_all(quiet.held_with(row, now), now)]
+    lines: list[dict[str, Any]] = []
+    if len(rows) > 1:
+        rows, lines = _still_wanted(rows)
+        if not rows:
+            return Outcome("skipped")
+    # A kind whose context must not outlive the email (a reset link) is emptied once done
+    # (such a kind is never held: it is never sent with others).
+    first = rows[0]
+    is_email = first.channel == Notification.Channel.EMAIL
+    forget = is_email and len(rows) == 1 and kinds.get(first.kind).forget_after_send
+    done: dict[str, object] = {"context": {}} if forget else {}
     try:
-        # Preferences may have changed since the row was written: honour them now.
-        reason = kind.why_not(row.recipient, row.kind)
-        if reason:
-            raise kinds.Skip(reason)
-        message = kind.render(row)
-        message.extra_headers["Message-ID"] = message_id(row)
-        message.send()
+        if len(rows) == 1:
+            _send(first)
+        else:
+            _send_together(rows, lines)
     except kinds.Skip as skip:
-        _finish(row, status=Status.SKIPPED, reason=str(skip)[:200], **done)
+        for each in rows:
+            _finish(each, status=Status.SKIPPED, reason=str(skip)[:200], **done)
         return Outcome("skipped")
+    except push.Refused as refused:  # a 4xx from a push service: trying again changes nothing
+        for each in rows:
+            _finish(each, status=Status.FAILED, last_error=str(refused)[:2000], **done)
+        return Outcome("failed")
     except Exception as exc:  # SMTP refusals, timeouts, a broken template: retry, then give up
-        return _failed(row, exc, done)
-    _finish(row, status=Status.SENT, sent_at=timezone.now(), last_error="", **done)
+        outcomes = [_failed(each, exc, done) for each in rows]
+        return outcomes[0]
+    for each in rows:
+        _finish(each, status=Status.SENT, sent_at=timezone.now(), last_error="", **done)
     return Outcome("sent")
+
+
+def _send(row: Notification) -> None:
+    """Send one row by its channel; ``kinds.Skip`` when there is nothing to send any more."""
+    if row.channel != Notification.Channel.EMAIL:
+        push.deliver(row)  # the player's device: its own rules (notifications/push.py)
+        return
+    kind = kinds.get(row.kind)
+    # Preferences may have changed since the row was written: honour them now.
+    reason = kind.why_not(row.recipient, row.kind)
+    if reason:
+        raise kinds.Skip(reason)
+    message = kind.render(row)
+    message.extra_headers["Message-ID"] = message_id(row)
+    message.send()
+
+
+def _still_wanted(rows: list[Notification]) -> tuple[list[Notification], list[dict[str, Any]]]:
+    """Of held rows to send together, those still to send and their lines; the others skipped.
+
+    A line is the row's push payload (``games/push.py``), in the player's language:
+    it skips a turn that has passed as the row's own email or push would.
+    """
+    kept, lines = [], []
+    recipient = rows[0].recipient
+    language = recipient.language if recipient is not None else settings.LANGUAGE_CODE
+    with translation.override(language or settings.LANGUAGE_CODE):
+        for row in rows:
+            try:
+                if row.channel == Notification.Channel.EMAIL:
+                    reason = kinds.get(row.kind).why_not(row.recipient, row.kind)
+                    if reason:
+                        raise kinds.Skip(reason)
+                else:
+                    push.check_wanted(row)
+                lines.append(push.payload(row))
+            except kinds.Skip as skip:
+                _finish(row, status=Status.SKIPPED, reason=str(skip)[:200])
+                continue
+            kept.append(row)
+    return kept, lines
+
+
+def _send_together(rows: list[Notification], lines: list[dict[str, Any]]) -> None:
+    """Several held rows of one player and channel as one message (``notifications/quiet.py``)."""
+    first = rows[0]
+    recipient = first.recipient
+    if recipient is None:
+        raise kinds.Skip("the notification has no recipient")
+    with translation.override(recipient.language or settings.LANGUAGE_CODE):
+        if first.channel != Notification.Channel.EMAIL:
+            push.deliver(first, data=quiet.summary_payload(lines))
+            return
+        message = quiet.summary_email(recipient, lines)
+    message.extra_headers["Message-ID"] = message_id(first)
+    message.send()
 
 
 def _failed(row: Notification, exc: Exception, done: dict[str, object]) -> Outcome:

@@ -16,12 +16,14 @@ import logging
 from functools import partial
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from accounts.emails import has_confirmed_address, wants_email
 from accounts.models import TurnEmails, User
-from notifications import kinds
+from notifications import kinds, quiet
 from notifications.models import Notification
+from notifications.push import push_write
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +33,7 @@ Kind = Notification.Kind
 # it names the preference that turns it off and the unsubscribe link it carries.
 EMAIL_KIND: dict[str, str] = {
     Kind.INVITATION: "invitations",
+    Kind.INVITATIONS_HELD: "invitations",  # about invitations the player is not getting
     Kind.GAME_STARTED: "invitations",  # the table you joined or were invited to begins
     Kind.TURN: "turn",
     Kind.REMINDER: "reminder",
@@ -72,7 +75,8 @@ def notification_write(
     A recipient who does not want it gets a row all the same, marked skipped
     with the reason, so the admin shows why no email went. A computer player
     gets no row at all: it has no address, and its turns are Celery tasks
-    (``games/computer.py``). ``recipient`` is None only for kinds that carry
+    (``games/computer.py``). In the recipient's quiet hours the row is held
+    until they end (``notifications/quiet.py``): not queued, the sweep sends it. ``recipient`` is None only for kinds that carry
     their address in the context (an account email to an address with no
     account behind it). Returns None when the key was written before, or for a
     computer player; any other integrity error is raised.
@@ -89,44 +93,33 @@ def notification_write(
         status=Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
         reason=reason,
     )
-    if not _insert_unless_key_taken(row):
+    until = None if reason else quiet.held_until(recipient, kind, timezone.now())
+    if until is not None:
+        quiet.hold(row, until)
+    if not insert_unless_key_taken(row):
         return None
-    if not reason:
+    if not reason and until is None:
         transaction.on_commit(partial(notification_queue, row.pk))
+    # The same event on the player's devices, whatever their email preferences.
+    push_write(recipient=recipient, kind=kind, key=key, game_id=game_id, context=context)
     return row
 
 
-def _insert_unless_key_taken(row: Notification) -> bool:
+def insert_unless_key_taken(row: Notification) -> bool:
     """Insert ``row`` unless its key is taken; False when it was (nothing written).
 
-    One statement, ``INSERT … ON CONFLICT (key) DO NOTHING RETURNING id``
-    (PostgreSQL, SQLite 3.35+), where a savepoint around a plain insert, and a
-    look-up after a failed one, cost four: only a taken key is let through, so
-    anything else (a missing recipient, a broken constraint) is a bug that
-    would lose the email silently, and raises into the event's transaction to
-    roll it back. The ORM has no such statement: ``bulk_create``'s
-    ``ignore_conflicts`` gives no id back, and on SQLite ignores every
-    constraint, not the key's alone.
+    The insert is in a savepoint, so a taken key does not break the caller's
+    transaction. Only a taken key is let through: anything else (a missing
+    recipient, a broken constraint) is a bug that would lose the email
+    silently, and raises into the event's transaction to roll it back.
     """
-    meta = Notification._meta
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    connection = transaction.get_connection()
-    quote = connection.ops.quote_name
-    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
-        f" VALUES ({', '.join(['%s'] * len(fields))})"
-        f" ON CONFLICT ({quote(meta.get_field('key').column)}) DO NOTHING"
-        f" RETURNING {quote(meta.pk.column)}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        inserted = cursor.fetchone()
-    if inserted is None:
-        return False
-    row.pk = inserted[0]
-    row._state.adding = False
-    row._state.db = connection.alias
+    try:
+        with transaction.atomic():
+            row.save(force_insert=True)
+    except IntegrityError:
+        if Notification.objects.filter(key=row.key).exists():
+            return False
+        raise
     return True
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from ratings.models import Rating, RatingChange, RatingSeries
 
@@ -23,11 +24,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
-    list_display = ("player", "mode", "display", "mu", "sigma", "games", "updated_at")
+    list_display = ("player", "mode", "rating", "mu", "sigma", "games", "updated_at")
     list_filter = ("mode",)
     search_fields = ("player__username", "player__display_name")
     list_select_related = ("player",)
     ordering = ("mode", "-ordinal")
+
+    @admin.display(description=_("rating"), ordering="ordinal")
+    def rating(self, rating: Rating) -> int:
+        return rating.display
 
 
 @admin.register(RatingChange)
@@ -39,13 +44,21 @@ class RatingChangeAdmin(ReadOnlyAdmin):
         "finished_at",
         "rank",
         "players",
-        "display_before",
-        "display_after",
+        "rating_before",
+        "rating_after",
     )
     list_filter = ("mode",)
     search_fields = ("player__username", "=game__id")
     list_select_related = ("player", "game")
     date_hierarchy = "finished_at"
+
+    @admin.display(description=_("rating before"))
+    def rating_before(self, change: RatingChange) -> int:
+        return change.display_before
+
+    @admin.display(description=_("rating after"))
+    def rating_after(self, change: RatingChange) -> int:
+        return change.display_after
 
 
 @admin.register(RatingSeries)

@@ -56,7 +56,10 @@ class Rating(models.Model):
     """A player's current rating in one mode (OpenSkill Plackett–Luce)."""
 
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("player"),
     )
     mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices)
     mu = models.FloatField(_("mu"))
@@ -89,9 +92,14 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """What one rated game did to one player's rating: before and after."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("game")
+    )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("player"),
     )
     mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices)
     # A copy of the game's finish: the replay order is (finished_at, game id).

@@ -10,7 +10,9 @@ accounts (``is_active`` off: a banned cheater) are left out of the
 leaderboards; their games still count for the players they met. Computer
 players are never on a leaderboard, and the statistics leaderboard counts
 rated games only, like the ratings: a friendly game or a game against the
-computer is practice (the player page's own statistics count every game).
+computer is practice. The player page shows both, each under its own heading:
+its rated figures count the same games as the ratings, its "all games" figures
+count every finished game, with those against the computer counted apart.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from django.db.models import (
     Aggregate,
     Avg,
     Count,
+    Exists,
     F,
     FloatField,
     Max,
     OrderBy,
+    OuterRef,
     Q,
     QuerySet,
     Sum,
@@ -103,15 +107,23 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
-def seat_aggregates(prefix: str = "") -> dict[str, Aggregate]:
-    """Games, wins, best, average and total score of a group of seats; a shared win is a win."""
+def seat_aggregates(
+    prefix: str = "", *, only: Q | None = None, name: str = ""
+) -> dict[str, Aggregate]:
+    """Games, wins, best, average and total score of a group of seats; a shared win is a win.
+
+    ``only`` narrows every figure to the seats it matches (the rated games on
+    the player page), and ``name`` prefixes the annotations' names so that two
+    sets of figures can come from the same grouped query.
+    """
     seat = f"{prefix}pk" if prefix else "pk"
+    won = Q(**{f"{prefix}is_winner": True})
     return {
-        "games": Count(seat),
-        "wins": Count(seat, filter=Q(**{f"{prefix}is_winner": True})),
-        "best": Max(f"{prefix}score"),
-        "average": Avg(f"{prefix}score"),
-        "total": Sum(f"{prefix}score"),
+        f"{name}games": Count(seat, filter=only),
+        f"{name}wins": Count(seat, filter=won & only if only is not None else won),
+        f"{name}best": Max(f"{prefix}score", filter=only),
+        f"{name}average": Avg(f"{prefix}score", filter=only),
+        f"{name}total": Sum(f"{prefix}score", filter=only),
     }
 
 
@@ -179,9 +191,9 @@ def place_of(rows: QuerySet, order: Sequence[OrderBy], pk: int, key: str = "pk")
 
 
 @dataclass(frozen=True)
-class ModeStatistics:
-    mode: str
-    label: str
+class Figures:
+    """Games, wins and scores of one group of a player's finished games."""
+
     games: int = 0
     wins: int = 0
     best: int | None = None
@@ -193,13 +205,39 @@ class ModeStatistics:
         return self.wins / self.games if self.games else None
 
 
+@dataclass(frozen=True)
+class ModeStatistics:
+    """A player's figures in one mode, rated games apart from all games.
+
+    ``rated`` counts the games the ratings count (finished with ``Game.rated``
+    on: ``ratings.services.is_rated``), so that a rating and the figures shown
+    beside it describe the same games; ``all_games`` counts every finished
+    game, friendly ones and those against the computer included, and
+    ``computer_games`` how many of those had a computer player at the table.
+    """
+
+    mode: str
+    label: str
+    rated: Figures
+    all_games: Figures
+    computer_games: int = 0
+
+
+# A seat whose game had a computer player at the table when it finished.
+AGAINST_COMPUTER = Q(Exists(Seat.objects.filter(game=OuterRef("game"), player__bot_level__gt="")))
+
+
 def player_statistics(player: User) -> list[ModeStatistics]:
-    """Finished (non-annulled) games per mode, in one grouped query."""
+    """Finished (non-annulled) games per mode, rated and all, in one grouped query."""
     rows = {
         row["game__mode"]: row
         for row in Seat.objects.filter(player=player, game__status=Game.Status.FINISHED)
         .values("game__mode")
-        .annotate(**seat_aggregates())
+        .annotate(
+            **seat_aggregates(),
+            **seat_aggregates(only=Q(game__rated=True), name="rated_"),
+            computer_games=Count("pk", filter=AGAINST_COMPUTER),
+        )
         .order_by()
     }
     found = []
@@ -211,14 +249,22 @@ def player_statistics(player: User) -> list[ModeStatistics]:
             ModeStatistics(
                 mode=mode,
                 label=str(label),
-                games=row["games"],
-                wins=row["wins"],
-                best=row["best"],
-                average=row["average"],
-                total=row["total"],
+                rated=_figures(row, "rated_"),
+                all_games=_figures(row, ""),
+                computer_games=row["computer_games"],
             )
         )
     return found
+
+
+def _figures(row: dict, name: str) -> Figures:
+    return Figures(
+        games=row[f"{name}games"],
+        wins=row[f"{name}wins"],
+        best=row[f"{name}best"],
+        average=row[f"{name}average"],
+        total=row[f"{name}total"],
+    )
 
 
 def player_ratings(player: User) -> dict[str, Rating]:

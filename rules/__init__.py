@@ -28,6 +28,7 @@ from rules.notation import (
     position_text,
 )
 from rules.player_view import PlayerView, ranking, ranks, view
+from rules.queued import changed_near, check_queueable
 from rules.serialize import state_from_dict, state_to_dict
 from rules.setup import (
     FirstPlayerDraw,
@@ -102,6 +103,8 @@ __all__ = [
     "best_moves",
     "board_from_text",
     "board_to_text",
+    "changed_near",
+    "check_queueable",
     "choose_move",
     "deal",
     "deal_size",

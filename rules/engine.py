@@ -81,7 +81,7 @@ def _check_player(state: GameState, player: object, *, turn: bool = True) -> Non
         raise IllegalMove(
             "not-in-game",
             "R-END-4",
-            f"Il n'y a pas de joueur {player!s:.10} dans cette partie.",
+            f"Il n’y a pas de joueur {player!s:.10} dans cette partie.",
             f"There is no player {player!s:.10} in this game.",
         )
     if state.status[player] != ACTIVE:
@@ -95,7 +95,7 @@ def _check_player(state: GameState, player: object, *, turn: bool = True) -> Non
         raise IllegalMove(
             "not-your-turn",
             "R-TURN-1",
-            "Ce n'est pas votre tour.",
+            "Ce n’est pas votre tour.",
             "It is not your turn.",
         )
 
@@ -160,7 +160,7 @@ def _without(hand: tuple[str, ...], tiles: str, code: str, rule: str) -> list[st
             raise IllegalMove(
                 code,
                 rule,
-                f"Vous n'avez pas de {shown_fr} en main {verb_fr}.",
+                f"Vous n’avez pas de {shown_fr} en main {verb_fr}.",
                 f"You have no {shown_en} in your hand {verb_en}.",
             )
         rest.remove(tile)
@@ -279,7 +279,7 @@ def _exchange(
         raise IllegalMove(
             "reserve-too-small",
             "R-EXCH-1",
-            f"La réserve n'a que {tiles_fr(len(state.reserve))}\u00a0: échangez-en moins.",
+            f"La réserve n’a que {tiles_fr(len(state.reserve))}\u00a0: échangez-en moins.",
             f"The reserve holds only {tiles_en(len(state.reserve))}: exchange fewer.",
         )
     reserve = list(state.reserve)

@@ -49,11 +49,15 @@ def hand_of(seen: PlayerView) -> tuple[str, ...]:
 def unseen(seen: PlayerView) -> Counter[str]:
     """The tiles the viewer cannot see: the whole set minus the board and the own hand.
 
-    They are the other players' hands and the reserve, together.
+    They are the other players' hands and the reserve, together. A diable on
+    the board (lower case there) counts as a diable of the set, not as the
+    letter it stands for. A spectator's view has no hand: for a spectator the
+    unseen tiles are every hand and the reserve (the game page's "Unseen
+    tiles" panel, ``games.presenters.UnseenView``).
     """
     tiles: Counter[str] = Counter(config_of(seen).tiles.counts)
     tiles.subtract(DIABLE if c.islower() else c for c in seen.board if c != EMPTY)
-    tiles.subtract(hand_of(seen))
+    tiles.subtract(seen.hand or ())
     return +tiles
 
 

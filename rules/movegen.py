@@ -41,6 +41,7 @@ hand, the reserve's size and the game's configuration (a ``PlayerView``).
 from __future__ import annotations
 
 import gc
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, product
@@ -143,22 +144,72 @@ def legal_placements(seen: PlayerView | GameState, player: int | None = None) ->
     return [c.place(layout, int(seat or 0)) for c in generate(pos)]
 
 
-def generate(pos: Position, diables: int | None = None) -> list[Candidate]:
+def generate(
+    pos: Position, diables: int | None = None, deadline: float | None = None
+) -> list[Candidate]:
     """Every legal placement of ``pos.hand`` on ``pos.board``, each exactly once.
 
     ``diables`` caps how many of the hand's diables a placement may use (None:
     all). Each diable multiplies the placements by up to 26, so a strategy
     holding 40 tiles may search without them first.
+
+    ``deadline`` (a ``time.monotonic()`` value): once it has passed, the
+    search stops and returns the placements found so far (legal, but not all).
     """
-    return _generate(pos, diables)
+    return _generate(pos, diables, deadline=deadline)
+
+
+def words(
+    pos: Position, diables: int | None = None, deadline: float | None = None
+) -> list[Candidate]:
+    """``generate``'s search with the diables expanded lazily: each placement of
+    letters once, a diable (lower case) only where the hand has no tile left
+    for its letter. ``expand`` turns them into every placement, exactly
+    ``generate``'s list; a hand without diables has nothing to expand.
+
+    With a diable in a big hand most placements are the same letters with
+    the diable standing for one or another of them: five times as many.
+    """
+    return _generate(pos, diables, deadline=deadline, expand=False)
+
+
+def expand(
+    pos: Position, found: Iterable[Candidate], diables: int | None = None
+) -> list[Candidate]:
+    """The placements of ``found`` (from ``words(pos, diables)``), with every way
+    the hand's diables may play their letters: ``generate(pos, diables)``, in
+    its order."""
+    out: list[Candidate] = []
+    expander = _expander(_jokers(pos.hand, diables), out.append)
+    if expander is None:
+        return list(found)
+    for cand in found:
+        expander(*cand)
+    return out
+
+
+class _OutOfTime(Exception):
+    """The search's deadline has passed (caught by ``_generate``)."""
+
+
+def _jokers(hand: Sequence[str], diables: int | None) -> int:
+    """How many diables of ``hand`` a placement may use (``diables`` caps them)."""
+    jokers = hand.count(DIABLE)
+    return jokers if diables is None else min(jokers, max(0, diables))
 
 
 def _generate(
-    pos: Position, diables: int | None = None, prune: bool = True, dawg: Dawg | None = None
+    pos: Position,
+    diables: int | None = None,
+    prune: bool = True,
+    dawg: Dawg | None = None,
+    deadline: float | None = None,
+    expand: bool = True,
 ) -> list[Candidate]:
-    """``generate``; ``prune`` False (slower) lets tests check that pruning the
-    left parts by the DAWG's masks loses nothing, and ``dawg`` that a DAWG read
-    from its file searches like one packed in memory."""
+    """``generate`` (``words`` when not ``expand``); ``prune`` False (slower)
+    lets tests check that pruning the left parts by the DAWG's masks loses
+    nothing, and ``dawg`` that a DAWG read from its file searches like one
+    packed in memory."""
     hand = pos.hand
     if not hand:
         return []
@@ -166,10 +217,12 @@ def _generate(
     dawg = dawg_for(config.words) if dawg is None else dawg
     rack = [0] * 27
     for tile in hand:
-        rack[JOKER if tile == DIABLE else ord(tile) - 65] += 1
-    if diables is not None:
-        rack[JOKER] = min(rack[JOKER], max(0, diables))
-    gen = _Search(config, pos.board, rack, len(hand), pos.reserve_size, dawg, prune)
+        if tile != DIABLE:
+            rack[ord(tile) - 65] += 1
+    rack[JOKER] = _jokers(hand, diables)
+    gen = _Search(
+        config, pos.board, rack, len(hand), pos.reserve_size, dawg, prune, deadline, expand
+    )
     # The search makes no reference cycles, only up to a million small
     # tuples, which would set the cyclic garbage collector off again and
     # again for nothing (a third of the time for a 40-tile hand).
@@ -180,6 +233,8 @@ def _generate(
             gen.first_move()
         else:
             gen.all_lines()
+    except _OutOfTime:
+        pass  # what was found so far
     finally:
         if collecting:
             gc.enable()
@@ -191,6 +246,114 @@ def count_kinds(layout: Layout, squares: Sequence[int]) -> tuple[int, int, int]:
     cells = layout.cells
     kinds = [cells[i] for i in squares]
     return kinds.count(RED), kinds.count(GREEN), kinds.count(BLACK)
+
+
+_letter_sets: dict[int, tuple[int, ...]] = {}
+"""The letter codes of each mask of letters met, in alphabetical order: the
+search's loops run over the letters a node has *and* a square allows."""
+
+
+def _letters_of(mask: int) -> tuple[int, ...]:
+    """The letter codes in ``mask`` (remembered in ``_letter_sets``)."""
+    if len(_letter_sets) > 1 << 18:  # a bound on memory; refilled as needed
+        _letter_sets.clear()
+    codes = _letter_sets[mask] = tuple(k for k in range(26) if mask >> k & 1)
+    return codes
+
+
+_FOLLOWED: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
+
+
+def _followed(letters: tuple[str, ...], tiles: int) -> tuple[str, ...]:
+    """Each of ``letters`` followed by ``tiles`` board tiles (``.`` each)."""
+    texts = _FOLLOWED.get((letters, tiles))
+    if texts is None:
+        texts = _FOLLOWED[letters, tiles] = tuple(c + "." * tiles for c in letters)
+    return texts
+
+
+Expander = Callable[[int, int, str, bool, int, int, int], None]
+
+
+def _expander(jokers: int, add: Callable[[Candidate], None]) -> Expander | None:
+    """The function that adds the walk's word ``text`` (its new letters in upper
+    case, or lower case where the walk gave one to a diable) once per way of
+    playing its letters with the hand's tiles and ``jokers`` diables; None
+    without diables (the word is the one placement). Chosen once per search,
+    as it runs up to a million times.
+
+    The search walks letters, not tiles (R-PLACE-9): a letter goes to a
+    diable only when the hand has no tile left for it, and which copies the
+    diables play is decided here. Searching each diable as its own branch
+    would walk every dead end once per diable and position.
+    """
+
+    def one_diable(
+        start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+    ) -> None:
+        # Plain loops: cheaper than comprehensions for a few items each.
+        if not text.isupper():  # the diable plays any copy of a letter the hand lacks
+            lower = text.strip(_UNMARKED)
+            short = lower.upper()
+            if short not in text:
+                # Its only copy, mostly: the walk's word is the one placement.
+                add(_candidate((start, step, text, across, red, green, black)))
+                return
+            text = text.upper()
+            k = text.find(short)
+            while k >= 0:
+                variant = text[:k] + lower + text[k + 1 :]
+                add(_candidate((start, step, variant, across, red, green, black)))
+                k = text.find(short, k + 1)
+            return
+        # The word as it is, then the diable in each new letter's place;
+        # str.replace lowers the first copy of a letter in one string.
+        add(_candidate((start, step, text, across, red, green, black)))
+        low = text.lower()
+        seen = ""
+        for k, c in enumerate(text):
+            if c != ".":
+                if c in seen:
+                    variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
+                else:
+                    variant = text.replace(c, low[k], 1)
+                    seen += c
+                add(_candidate((start, step, variant, across, red, green, black)))
+
+    def diables(
+        start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+    ) -> None:
+        # How many copies of each letter the diables must play, in the word's order.
+        taken = Counter(c.upper() for c in text if c.islower())
+        forced = taken.total()
+        text = text.upper()
+        short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
+        spots = [k for k, char in enumerate(text) if char != "."]
+        for count in range(forced, min(jokers, len(spots)) + 1):
+            if count == 0:
+                add(_candidate((start, step, text, across, red, green, black)))
+                continue
+            if count == forced:
+                # Exactly the missing letters: choose which copies the diables play.
+                choices = product(
+                    *(combinations([k for k in spots if text[k] == c], n) for c, n in short.items())
+                )
+                sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
+            elif short:
+                sets = (
+                    chosen
+                    for chosen in combinations(spots, count)
+                    if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
+                )
+            else:
+                sets = combinations(spots, count)
+            for chosen in sets:
+                variant = text
+                for k in chosen:
+                    variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
+                add(_candidate((start, step, variant, across, red, green, black)))
+
+    return None if not jokers else one_diable if jokers == 1 else diables
 
 
 class _Search:
@@ -205,6 +368,8 @@ class _Search:
         reserve_size: int,
         dawg: Dawg,
         prune: bool = True,
+        deadline: float | None = None,
+        expand: bool = True,
     ) -> None:
         layout = config.layout
         self.layout = layout
@@ -215,107 +380,38 @@ class _Search:
         self.marque = config.marque
         self.dawg = dawg
         self.prune = prune
+        self.deadline = deadline
         self.found: list[Candidate] = []
         self.jokers = rack[JOKER]
-        self.record = self._recorder()
+        # Each word found is added as it is, or through this (the diables).
+        self.expand = _expander(self.jokers, self.found.append) if expand else None
         # A black square can only be covered by a move that places the whole
         # hand in one line, and avec marque only once the reserve is empty:
         # otherwise black squares are walls, which prunes the search early.
         longest = max(layout.width, layout.height)
         self.black_ok = hand_size <= longest and (reserve_size == 0 or not self.marque)
+        # Sans marque, a green devil draws a tile: no black square then (R-PLACE-5).
+        self.green_draws = bool(reserve_size and not self.marque)
+
+    def check_time(self) -> None:
+        """Stop the search (``_OutOfTime``) once its deadline has passed; called
+        often enough (per anchor, per short left part or first letters) that
+        a search stops within milliseconds of it, seldom enough to cost nothing."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _OutOfTime
 
     def _black_allowed(self, size: int, green: int) -> bool:
         """R-PLACE-5 for a move covering one black square and ``size`` tiles."""
-        return size == self.hand_size and not (green and self.reserve_size and not self.marque)
+        return size == self.hand_size and not (green and self.green_draws)
 
-    def _recorder(self) -> Callable[[int, int, str, bool, int, int, int], None]:
-        """The function that records the walk's word ``text`` (its new letters in
-        upper case, or lower case where the walk gave one to a diable), once
-        per way of playing its letters with the hand's tiles and diables;
-        chosen once per search, as it runs up to a million times.
-
-        The search walks letters, not tiles (R-PLACE-9): a letter goes to a
-        diable only when the hand has no tile left for it, and which copies
-        the diables play is decided here. Searching each diable as its own
-        branch would walk every dead end once per diable and position.
-        """
-        add = self.found.append
-        jokers = self.jokers
-
-        def plain(
-            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
-        ) -> None:
-            add(_candidate((start, step, text, across, red, green, black)))
-
-        def one_diable(
-            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
-        ) -> None:
-            # Plain loops: cheaper than comprehensions for a few items each.
-            if not text.isupper():  # the diable plays any copy of a letter the hand lacks
-                lower = text.strip(_UNMARKED)
-                short = lower.upper()
-                if short not in text:
-                    # Its only copy, mostly: the walk's word is the one placement.
-                    add(_candidate((start, step, text, across, red, green, black)))
-                    return
-                text = text.upper()
-                k = text.find(short)
-                while k >= 0:
-                    variant = text[:k] + lower + text[k + 1 :]
-                    add(_candidate((start, step, variant, across, red, green, black)))
-                    k = text.find(short, k + 1)
-                return
-            # The word as it is, then the diable in each new letter's place;
-            # str.replace lowers the first copy of a letter in one string.
-            add(_candidate((start, step, text, across, red, green, black)))
-            low = text.lower()
-            seen = ""
-            for k, c in enumerate(text):
-                if c != ".":
-                    if c in seen:
-                        variant = f"{text[:k]}{low[k]}{text[k + 1 :]}"
-                    else:
-                        variant = text.replace(c, low[k], 1)
-                        seen += c
-                    add(_candidate((start, step, variant, across, red, green, black)))
-
-        def diables(
-            start: int, step: int, text: str, across: bool, red: int, green: int, black: int
-        ) -> None:
-            # How many copies of each letter the diables must play, in the word's order.
-            taken = Counter(c.upper() for c in text if c.islower())
-            forced = taken.total()
-            text = text.upper()
-            short = {c: taken[c] for c in dict.fromkeys(text) if c in taken}
-            spots = [k for k, char in enumerate(text) if char != "."]
-            for count in range(forced, min(jokers, len(spots)) + 1):
-                if count == 0:
-                    add(_candidate((start, step, text, across, red, green, black)))
-                    continue
-                if count == forced:
-                    # Exactly the missing letters: choose which copies the diables play.
-                    choices = product(
-                        *(
-                            combinations([k for k in spots if text[k] == c], n)
-                            for c, n in short.items()
-                        )
-                    )
-                    sets: Iterable[tuple[int, ...]] = (sum(parts, ()) for parts in choices)
-                elif short:
-                    sets = (
-                        chosen
-                        for chosen in combinations(spots, count)
-                        if all(sum(text[k] == c for k in chosen) >= n for c, n in short.items())
-                    )
-                else:
-                    sets = combinations(spots, count)
-                for chosen in sets:
-                    variant = text
-                    for k in chosen:
-                        variant = variant[:k] + variant[k].lower() + variant[k + 1 :]
-                    add(_candidate((start, step, variant, across, red, green, black)))
-
-        return plain if not jokers else one_diable if jokers == 1 else diables
+    def _record(
+        self, start: int, step: int, text: str, across: bool, red: int, green: int, black: int
+    ) -> None:
+        """Record one word found (the rare paths; the walks add theirs inline)."""
+        if self.expand is None:
+            self.found.append(_candidate((start, step, text, across, red, green, black)))
+        else:
+            self.expand(start, step, text, across, red, green, black)
 
     # --- the first word (R-PLACE-2) ----------------------------------------
 
@@ -335,37 +431,51 @@ class _Search:
         rack = self.rack
         cells = layout.cells
         black_ok = self.black_ok
-        record = self.record
+        add = self.found.append
+        expand = self.expand
         start = squares[0]
         step = squares[1] - start if len(squares) > 1 else 1
+        # What a word of each length covers: (across, red, green, black) for
+        # the candidate, or None where it may not end (R-PLACE-5 decides).
+        tails: list[tuple[bool, int, int, int] | None] = [None]
+        for depth in range(1, len(squares) + 1):
+            red, green, black = count_kinds(layout, squares[:depth])
+            allowed = not black or (black == 1 and self._black_allowed(depth, green))
+            tails.append((across, red, green, black) if allowed else None)
+        room = len(squares)
 
         graph = self.dawg.cells  # not ``cells``: the layout's
         letters_of = self.dawg.letters
+        check_time = self.check_time
 
-        def walk(node: int, text: str) -> None:
-            depth = len(text)
+        def walk(node: int, text: str, depth: int) -> None:
             info = graph[node + INFO]
             if depth >= FIRST_MOVE_MIN and info & FINAL:
-                kinds = count_kinds(layout, squares[:depth])
-                if not kinds[2] or (kinds[2] == 1 and self._black_allowed(depth, kinds[1])):
-                    record(start, step, text, across, *kinds)
-            if depth == len(squares):
+                tail = tails[depth]
+                if tail is not None:
+                    if expand is None:
+                        add(_candidate((start, step, text, *tail)))
+                    else:
+                        expand(start, step, text, *tail)
+            if depth == room:
                 return
             if cells[squares[depth]] == BLACK and not black_ok:
                 return
+            if depth < 3:
+                check_time()
+            deeper = depth + 1
             for code in letters_of[info]:
                 # A letter is played by its tile, or else by a diable (in lower case).
                 if rack[code]:
-                    tile, letter = code, UPPER[code]
+                    rack[code] -= 1
+                    walk(graph[node + code], text + UPPER[code], deeper)
+                    rack[code] += 1
                 elif rack[JOKER]:
-                    tile, letter = JOKER, LOWER[code]
-                else:
-                    continue
-                rack[tile] -= 1
-                walk(graph[node + code], text + letter)
-                rack[tile] += 1
+                    rack[JOKER] -= 1
+                    walk(graph[node + code], text + LOWER[code], deeper)
+                    rack[JOKER] += 1
 
-        walk(ROOT, "")
+        walk(ROOT, "", 0)
 
     # --- later moves (R-PLACE-3, R-PLACE-4) ----------------------------------
 
@@ -450,92 +560,160 @@ class _Search:
         rack = self.rack
         hand_size = self.hand_size
         prune = self.prune
-        record = self.record
+        add = self.found.append
+        expand = self.expand
         here = 0  # the anchor searched from
         first = 0  # position of the first new tile
+
+        # What a word from ``first`` to before ``end`` covers, per first and
+        # end: (across, red, green, black) for its candidate, in a tuple that
+        # completes it, or None when it covers two black squares (R-PLACE-5;
+        # one black square also needs the whole hand, checked when found).
+        Tail = tuple[bool, int, int, int] | None
+        tail_rows: list[list[Tail] | None] = [None] * (n + 1)  # made when first needed
+
+        def tails_from(f: int) -> list[Tail]:
+            row: list[Tail] = [None] * (f + 1)
+            for end in range(f + 1, n + 1):
+                black = blacks[end] - blacks[f]
+                row.append(
+                    (across, reds[end] - reds[f], greens[end] - greens[f], black)
+                    if black < 2
+                    else None
+                )
+            tail_rows[f] = row
+            return row
+
+        tails: list[Tail] = []
+        start = 0
+        green_draws = self.green_draws
 
         # What a tile on empty square ``pos`` leads to, read once per square
         # instead of once per visit: its cross-check, the board's tiles that
         # follow (letter codes), the next empty square and its cross-check,
         # and the text of each letter followed by those tiles ("." each),
         # played by its tile (upper case) or by a diable (lower case).
-        dots = ["." * len(run) for run in runs]
         steps = [
             (
                 cross[p],
                 runs[p],
                 nexts[p],
                 cross[nexts[p]],
-                [c + dots[p] for c in UPPER],
-                [c + dots[p] for c in LOWER],
+                _followed(UPPER, len(runs[p])),
+                _followed(LOWER, len(runs[p])),
             )
             for p in range(n + 1)
         ]
 
         def finish(end: int, text: str, placed: int) -> None:
-            """Record the word ``text``, which ends before square ``end``."""
+            """Record the word ``text``, which ends before square ``end`` (the
+            lone tiles; ``extend`` records its words inline)."""
             if placed == 1 and not across:
                 return  # a single tile: found once, in the across pass
-            red = reds[end] - reds[first]
-            green = greens[end] - greens[first]
-            black = blacks[end] - blacks[first]
-            if black and (black > 1 or not self._black_allowed(placed, green)):
+            tail = (tail_rows[first] or tails_from(first))[end]
+            if tail is None or (tail[3] and not self._black_allowed(placed, tail[2])):
                 return
-            record(idx[first], step, text, across, red, green, black)
+            self._record(idx[first], step, text, *tail)
 
         graph = self.dawg.cells  # not ``cells``: the layout's
-        letters_of = self.dawg.letters
+        choices = _letter_sets
+        check_time = self.check_time
 
-        def extend(pos: int, node: int, info: int, text: str, placed: int) -> None:
+        # The letters the hand can still play: by a tile (``tiles``, kept up
+        # to date as tiles run out), or any letter while a diable is left.
+        tiles = 0
+        for code in range(26):
+            if rack[code]:
+                tiles |= 1 << code
+
+        def extend(pos: int, node: int, info: int, text: str, placed: int, have: int) -> None:
             """Go on from ``node`` (whose INFO cell is ``info``) with a tile on
             empty square ``pos`` and the board's tiles after it; ``text`` so
-            far, with ``placed`` tiles."""
+            far, with ``placed`` tiles; ``have``: the letters the hand can play."""
+            nonlocal tiles
             mask, run, nxt, next_mask, letters, diable_letters = steps[pos]
-            free = mask == ALL_LETTERS
-            for code in letters_of[info]:
-                if not (free or (mask >> code) & 1):
-                    continue
-                # Played by its tile, or else by a diable (in lower case): tested
-                # before the graph is read, which spares most reads without one.
-                if rack[code]:
-                    tile = code
-                elif rack[JOKER]:
-                    tile = JOKER
-                else:
-                    continue
+            # The node's letters that the square's cross-check and the hand allow.
+            key = info & mask & have
+            codes = choices.get(key)
+            if codes is None:
+                codes = _letters_of(key)
+            placed += 1
+            # Whether a word ending before ``nxt`` is a move depends on the
+            # square and the tiles placed, not on the letter: decided once.
+            # A single tile is found once, in the across pass; a black square
+            # only with the whole hand (R-PLACE-5).
+            tail = tails[nxt]
+            if (
+                tail is None
+                or (placed == 1 and not across)
+                or (tail[3] and (placed != hand_size or (tail[2] and green_draws)))
+            ):
+                records = False
+                red = green = black = 0
+            else:
+                records = True
+                _, red, green, black = tail
+            # Go on only where the next square takes a letter of the node's
+            # that the hand can play (fewer once a last tile is played).
+            onwards = next_mask & have
+            for code in codes:
                 child = graph[node + code]
-                for f in run:  # the board's tiles after the square (dead node: stays)
-                    child = graph[child + f]
+                if run:
+                    for f in run:  # the board's tiles after the square (dead node: stays)
+                        child = graph[child + f]
                 # The word may end before ``nxt``, or take a letter there.
                 child_info = graph[child + INFO]
-                ends = child_info & FINAL
-                goes_on = child_info & next_mask
-                if not (ends or goes_on):
-                    continue
-                word = text + (letters[code] if tile == code else diable_letters[code])
-                if ends:
-                    finish(nxt, word, placed + 1)
-                if goes_on:
-                    rack[tile] -= 1
-                    extend(nxt, child, child_info, word, placed + 1)
-                    rack[tile] += 1
-
-        def left_part(node: int, info: int, limit: int, text: str) -> None:
-            """Left parts ``text`` and longer, on up to ``limit`` more free squares."""
-            nonlocal first
-            if info & anchor_mask and graph[node + right_cell] & right_after:
-                first = here - len(text)
-                extend(here, node, info, text, len(text))
-            if not limit:
-                return
-            last = limit == 1  # on the last free square it can only go on to the anchor
-            for code in letters_of[info]:
-                if rack[code]:
-                    tile, letter = code, UPPER[code]
-                elif rack[JOKER]:
-                    tile, letter = JOKER, LOWER[code]
+                if child_info & FINAL:
+                    # Played by its tile, or else by a diable (in lower case).
+                    word = text + (letters[code] if rack[code] else diable_letters[code])
+                    if records:
+                        if expand is None:
+                            add(_candidate((start, step, word, across, red, green, black)))
+                        else:
+                            expand(start, step, word, across, red, green, black)
+                    if not child_info & onwards:
+                        continue
+                elif child_info & onwards:
+                    word = text + (letters[code] if rack[code] else diable_letters[code])
                 else:
                     continue
+                # Go on, one tile fewer in the hand.
+                count = rack[code]
+                if count > 1:
+                    rack[code] = count - 1
+                    extend(nxt, child, child_info, word, placed, have)
+                    rack[code] = count
+                elif count:  # its last tile: the letter only by a diable now
+                    rack[code] = 0
+                    tiles ^= 1 << code
+                    extend(nxt, child, child_info, word, placed, have if rack[JOKER] else tiles)
+                    tiles ^= 1 << code
+                    rack[code] = 1
+                else:
+                    jokers = rack[JOKER]
+                    rack[JOKER] = jokers - 1
+                    extend(nxt, child, child_info, word, placed, have if jokers > 1 else tiles)
+                    rack[JOKER] = jokers
+
+        def left_part(node: int, info: int, limit: int, text: str, have: int) -> None:
+            """Left parts ``text`` and longer, on up to ``limit`` more free squares;
+            ``have``: the letters the hand can play."""
+            nonlocal first, tails, start, tiles
+            if info & anchor_mask and graph[node + right_cell] & right_after:
+                first = here - len(text)
+                tails = tail_rows[first] or tails_from(first)
+                start = idx[first]
+                extend(here, node, info, text, len(text), have)
+            if not limit:
+                return
+            if len(text) < 2:
+                check_time()
+            last = limit == 1  # on the last free square it can only go on to the anchor
+            key = info & have
+            codes = choices.get(key)
+            if codes is None:
+                codes = _letters_of(key)
+            for code in codes:
                 # A branch is worth walking only if its words may end as a word
                 # from this anchor must (``endings``), and may hold after the
                 # anchor's letter the tiles that follow it (``later``), the
@@ -550,16 +728,34 @@ class _Search:
                     child_info & anchor_mask and graph[child + right_cell] & right_after
                 ):
                     continue
-                rack[tile] -= 1
-                left_part(child, child_info, limit - 1, text + letter)
-                rack[tile] += 1
+                count = rack[code]
+                if count > 1:
+                    rack[code] = count - 1
+                    left_part(child, child_info, limit - 1, text + UPPER[code], have)
+                    rack[code] = count
+                elif count:
+                    rack[code] = 0
+                    tiles ^= 1 << code
+                    below = have if rack[JOKER] else tiles
+                    left_part(child, child_info, limit - 1, text + UPPER[code], below)
+                    tiles ^= 1 << code
+                    rack[code] = 1
+                else:
+                    jokers = rack[JOKER]
+                    rack[JOKER] = jokers - 1
+                    below = have if jokers > 1 else tiles
+                    left_part(child, child_info, limit - 1, text + LOWER[code], below)
+                    rack[JOKER] = jokers
 
         for a in range(n):
             if not anchor[a] or not cross[a]:
                 # No letter fits the perpendicular word here: no move covers
                 # this square, and a left part would be enumerated for nothing.
                 continue
+            check_time()
             here = first = a
+            tails = tail_rows[a] or tails_from(a)
+            start = idx[a]
             anchor_mask = cross[a]
             if a > 0 and fixed[a - 1] >= 0:
                 # The tiles already left of the anchor start the word.
@@ -571,7 +767,7 @@ class _Search:
                     node = graph[node + fixed[p]]
                 info = graph[node + INFO]
                 if info:  # not the dead node
-                    extend(a, node, info, "", 0)
+                    extend(a, node, info, "", 0, ALL_LETTERS if rack[JOKER] else tiles)
                 continue
             if across and fixed[a + 1] < 0:
                 # A lone tile with nothing left or right: its only word is
@@ -608,4 +804,5 @@ class _Search:
                 right_cell, right_after = ENDS, ALL_LETTERS
             if not prune:
                 endings, later, right_cell, right_after = ALL_LETTERS, 0, ENDS, ALL_LETTERS
-            left_part(ROOT, graph[ROOT + INFO], min(limit, hand_size - 1), "")
+            have = ALL_LETTERS if rack[JOKER] else tiles
+            left_part(ROOT, graph[ROOT + INFO], min(limit, hand_size - 1), "", have)

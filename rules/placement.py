@@ -63,7 +63,7 @@ def _read_tiles(state: GameState, move: Place) -> tuple[list[int], list[str], li
             raise IllegalMove(
                 "bad-square",
                 "R-PLACE-3",
-                f"{square!s:.10} n'est pas une case (écrivez par exemple H8).",
+                f"{square!s:.10} n’est pas une case (écrivez par exemple H8).",
                 f"{square!s:.10} is not a square (write for example H8).",
             ) from None
         try:
@@ -88,7 +88,7 @@ def _read_tiles(state: GameState, move: Place) -> tuple[list[int], list[str], li
             raise IllegalMove(
                 "bad-letter",
                 "R-PLACE-9",
-                f"«\u00a0{letter_text}\u00a0» en {name} n'est pas une lettre de A à Z.",
+                f"«\u00a0{letter_text}\u00a0» en {name} n’est pas une lettre de A à Z.",
                 f"'{letter_text}' on {name} is not a letter from A to Z.",
             )
         if "A" <= letter <= "Z":
@@ -99,7 +99,7 @@ def _read_tiles(state: GameState, move: Place) -> tuple[list[int], list[str], li
             raise IllegalMove(
                 "bad-letter",
                 "R-PLACE-9",
-                f"«\u00a0{letter}\u00a0» en {name} n'est pas une lettre de A à Z.",
+                f"«\u00a0{letter}\u00a0» en {name} n’est pas une lettre de A à Z.",
                 f"'{letter}' on {name} is not a letter from A to Z.",
             )
         if index in seen:
@@ -134,7 +134,7 @@ def _hand_after(hand: tuple[str, ...], needed: list[str]) -> tuple[str, ...]:
             raise IllegalMove(
                 "not-in-hand",
                 "R-HAND-1",
-                f"Vous n'avez pas assez {fr} en main.",
+                f"Vous n’avez pas assez {fr} en main.",
                 f"You do not hold enough {en} in your hand.",
             ) from None
     return tuple(rest)
@@ -245,6 +245,35 @@ def _run(board: str, index: int, across: bool, width: int) -> tuple[int, str]:
     return start, board[start:end:width]
 
 
+def near_squares(layout_width: int, board: str, squares: tuple[int, ...]) -> frozenset[int]:
+    """The squares of the words tiles on ``squares`` make on ``board`` (the tiles laid
+    on it), and every square next to one of them (left, right, above, below).
+
+    Every run through a tile counts, a lone tile's own square too: what a move
+    placed there since could change its words, or take its squares.
+    """
+    width = layout_width
+    size = len(board)
+    zone: set[int] = set()
+    for index in squares:
+        for across in (True, False):
+            start, letters = _run(board, index, across, width)
+            step = 1 if across else width
+            zone.update(start + k * step for k in range(max(1, len(letters))))
+    near = set(zone)
+    for index in zone:
+        col = index % width
+        if col > 0:
+            near.add(index - 1)
+        if col < width - 1:
+            near.add(index + 1)
+        if index >= width:
+            near.add(index - width)
+        if index + width < size:
+            near.add(index + width)
+    return frozenset(near)
+
+
 def board_words(board: str, width: int) -> list[tuple[str, int, bool]]:
     """Every maximal run of two or more tiles on ``board``: (word, start, across)."""
     found: list[tuple[str, int, bool]] = []
@@ -315,9 +344,9 @@ def check_placement(state: GameState, move: Place) -> Placement:
     if bad:
         fr_list = ", ".join(dict.fromkeys(bad))
         if len(set(bad)) == 1:
-            fr, en = f"Le mot {fr_list} n'existe pas.", f"{fr_list} is not a word."
+            fr, en = f"Le mot {fr_list} n’existe pas.", f"{fr_list} is not a word."
         else:
-            fr, en = f"Les mots {fr_list} n'existent pas.", f"{fr_list} are not words."
+            fr, en = f"Les mots {fr_list} n’existent pas.", f"{fr_list} are not words."
         raise IllegalMove("not-a-word", "R-PLACE-4", fr, en)
 
     return Placement(
@@ -344,7 +373,7 @@ def _check_black(
         raise IllegalMove(
             "black-square",
             "R-PLACE-5",
-            f"Vous ne pouvez couvrir qu'une case noire ({names}).",
+            f"Vous ne pouvez couvrir qu’une case noire ({names}).",
             f"You may cover only one black square ({names}).",
         )
     cells = layout.cells

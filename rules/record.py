@@ -180,7 +180,7 @@ def _apply(record: Record, state: GameState, move: Move) -> tuple[GameState, tup
             raise IllegalMove(
                 "draw-missing",
                 rule,
-                f"La partie n'a pas de réserve\u00a0: dites ce que ce coup pioche "
+                f"La partie n’a pas de réserve\u00a0: dites ce que ce coup pioche "
                 f"({tiles_fr(len(drawn))}, draw).",
                 f"The record has no reserve: say which {tiles_en(len(drawn))} this move "
                 "draws (draw).",

@@ -11,6 +11,8 @@ a reply")::
     M8 (TA)S rends Q   red-devil returns, also "return Q" (same line or the next)
     échange ABC        exchange (also "exchange ABC", "échange 1 4 7": hand slots)
     passe / pass       abandon / resign
+    plus tard: K5 LOUP a placement queued for the next turn (also "later: K5 LOUP";
+                       ``parse_later_read``, read after the move is played)
 
 Case and accents are ignored (``É`` is ``E``), except that in a word mixing
 capitals and small letters the small ones are diables. Pure Python: no Django.
@@ -28,7 +30,13 @@ from rules.player_view import PlayerView
 from rules.squares import parse_square
 from rules.state import Exchange, Move, Pass, Place, Resign
 
-__all__ = ["ReplyNotationError", "parse_reply", "parse_reply_line", "parse_reply_read"]
+__all__ = [
+    "ReplyNotationError",
+    "parse_later_read",
+    "parse_reply",
+    "parse_reply_line",
+    "parse_reply_read",
+]
 
 
 class ReplyNotationError(ValueError):
@@ -43,6 +51,9 @@ class ReplyNotationError(ValueError):
         self.code = code
         self.message_fr = _french_spaces(message_fr)
         self.message_en = message_en
+        self.line = (
+            ""  # the line refused, as written, when the caller needs it (``parse_later_read``)
+        )
 
     def message(self, lang: str = "fr") -> str:
         """The message in ``lang`` (``"fr"`` or ``"en"``; French for anything else)."""
@@ -59,9 +70,11 @@ def _french_spaces(text: str) -> str:
     return text.replace("« ", "«\u00a0").replace(" »", "\u00a0»")
 
 
-HOW_FR = "Écrivez par exemple « H8 CHAT » (horizontal), « H8 ↓ CHAT » (vertical), « échange ABC », « passe » ou « abandon »."
+# The same forms as the turn email teaches (games.email_board.how_to_answer): "v" for
+# down, which every keyboard has; the arrow is still read.
+HOW_FR = "Écrivez par exemple « H8 CHAT » (horizontal), « H8 v CHAT » (vertical), « échange ABC », « passe » ou « abandon »."
 HOW_EN = (
-    'Write for example "H8 CHAT" (across), "H8 ↓ CHAT" (down), "exchange ABC", "pass" or "resign".'
+    'Write for example "H8 CHAT" (across), "H8 v CHAT" (down), "exchange ABC", "pass" or "resign".'
 )
 
 _PASS = {"passe", "pass", "je passe", "i pass", "passer", "je passe mon tour", "pass my turn"}
@@ -75,6 +88,8 @@ _LEAD = re.compile(
 )
 _ACROSS = {"→", "h", "across", "horizontal", "horizontalement", "droite", "right"}
 _DOWN = {"↓", "v", "down", "vertical", "verticalement", "bas"}
+# "Plus tard : K5 LOUP", "later: K5 LOUP": a placement queued for the next turn.
+_LATER = re.compile(r"^(?:plus tard|later)\s*:\s*(?=\S)", re.IGNORECASE)
 _DIABLE_WORDS = {"?", "*", "diable", "joker", "blank"}
 
 _SQUARE = re.compile(r"([a-z])([1-9][0-9]?)([hv])?", re.IGNORECASE)
@@ -132,7 +147,8 @@ def parse_reply_read(text: str, view: PlayerView) -> tuple[Move, str]:
     """``parse_reply``'s move and the line it was read from, as written (with the
     next line when the returns stood there), for the answer to echo."""
     written = [" ".join(line.split()) for line in text.splitlines()]
-    pairs = [(_fold(line), line) for line in written if _fold(line)]
+    # A "plus tard :" line is the next turn's, never this one's (``parse_later_read``).
+    pairs = [(_fold(line), line) for line in written if _fold(line) and not _is_later(line)]
     fallback: tuple[Move, str] | None = None
     for number, (line, original) in enumerate(pairs):
         following = pairs[number + 1][0] if number + 1 < len(pairs) else ""
@@ -155,6 +171,40 @@ def parse_reply_read(text: str, view: PlayerView) -> tuple[Move, str]:
         "Aucun coup trouvé dans votre réponse. " + HOW_FR,
         "No move found in your reply. " + HOW_EN,
     )
+
+
+def _is_later(line: str) -> bool:
+    return _LATER.match(_fold(line)) is not None
+
+
+def parse_later_read(text: str, view: PlayerView) -> tuple[Place, str] | None:
+    """The placement of the reply's first ``plus tard :`` / ``later:`` line, for the
+    player's next turn (a queued move), and the line as written; None without one.
+
+    Read with the view after this turn's move (the hand and board it leaves).
+    Red-devil returns may stand on the same line or the next. ReplyNotationError
+    when the line cannot be read, or is not a placement.
+    """
+    written = [" ".join(line.split()) for line in text.splitlines()]
+    for number, line in enumerate(written):
+        folded = _fold(line)
+        found = _LATER.match(folded)
+        if found is None:
+            continue
+        following = _fold(written[number + 1]) if number + 1 < len(written) else ""
+        try:
+            move = parse_reply_line(folded[found.end() :], view, following=following)
+            if not isinstance(move, Place):
+                raise ReplyNotationError(
+                    "later-not-placement",
+                    "Seul un placement peut attendre votre prochain tour, par exemple « plus tard : H8 CHAT ».",
+                    'Only a placement can wait for your next turn, for example "later: H8 CHAT".',
+                )
+        except ReplyNotationError as error:
+            error.line = line
+            raise
+        return move, line
+    return None
 
 
 def _hand_supplies(move: Place, view: PlayerView) -> bool:
@@ -217,7 +267,7 @@ def _tiles(text: str, view: PlayerView, what: str) -> str:
             if not 1 <= slot <= len(view.hand):
                 raise ReplyNotationError(
                     "bad-slot",
-                    f"Votre main n'a pas de case {slot} (elle va de 1 à {len(view.hand)}).",
+                    f"Votre main n’a pas de case {slot} (elle va de 1 à {len(view.hand)}).",
                     f"Your hand has no slot {slot} (they run from 1 to {len(view.hand)}).",
                 )
             tiles.append(view.hand[slot - 1])
@@ -241,7 +291,7 @@ def _tiles(text: str, view: PlayerView, what: str) -> str:
             else:
                 raise ReplyNotationError(
                     "bad-tile",
-                    f"« {item} » n'est pas une lettre de votre main (un diable s'écrit « ? »).",
+                    f"« {item} » n’est pas une lettre de votre main (un diable s’écrit « ? »).",
                     f'"{item}" is not a tile of your hand (a joker is written ?).',
                 )
     return "".join(tiles)
@@ -319,7 +369,7 @@ def _placement(line: str, view: PlayerView, following: str) -> Move | None:
         if rest and re.fullmatch(r"[A-Za-z()?*]+", rest[0]):
             raise ReplyNotationError(
                 "bad-word",
-                f"« {rest[0]} » n'est pas un mot à poser : des lettres, celles déjà posées "
+                f"« {rest[0]} » n’est pas un mot à poser : des lettres, celles déjà posées "
                 "éventuellement entre parenthèses. " + HOW_FR,
                 f'"{rest[0]}" is not a word to place: letters, those already on the board '
                 "in parentheses if you like. " + HOW_EN,
@@ -339,7 +389,7 @@ def _placement(line: str, view: PlayerView, following: str) -> Move | None:
         if found is None:
             raise ReplyNotationError(
                 "trailing-text",
-                f"J'ai lu « {square} {word} » mais pas « {tail} ». Écrivez le coup seul sur sa ligne.",
+                f"J’ai lu « {square} {word} » mais pas « {tail} ». Écrivez le coup seul sur sa ligne.",
                 f'I read "{square} {word}" but not "{tail}". Write the move alone on its line.',
             )
         returns = found
@@ -371,7 +421,7 @@ def _new_tiles(
         last = layout.name_of(layout.width * layout.height - 1)
         raise ReplyNotationError(
             "off-board",
-            f"La case {square} n'est pas sur le plateau (A1 à {last}).",
+            f"La case {square} n’est pas sur le plateau (A1 à {last}).",
             f"The square {square} is not on the board (A1 to {last}).",
         )
     letters = _letters(word)
@@ -398,7 +448,7 @@ def _new_tiles(
         if letter.on_board:
             raise ReplyNotationError(
                 "not-on-board",
-                f"Le {letter.letter} entre parenthèses n'est pas sur le plateau : la case {name} est vide.",
+                f"Le {letter.letter} entre parenthèses n’est pas sur le plateau : la case {name} est vide.",
                 f"The {letter.letter} in parentheses is not on the board: the square {name} is empty.",
             )
         new.append((name, letter))

@@ -7,11 +7,21 @@ its own hand, the scores, hand sizes and the reserve's size (R-HIDE-1).
 Levels (docs/COMPUTER.md explains the choices and the numbers):
 
 ``"debutant"``
-    Looks only at what a move does at once. Avec marque: red devils (+10),
-    green devils (others +5), going out, and a liking for long words; sans
-    marque: the tiles it gets rid of. It picks at random among its top five,
-    returns random tiles for red devils and exchanges only when it cannot
-    place anything.
+    Plays like a newcomer: only words a newcomer could know, short ones
+    first, at most one diable per move. Every word a move forms (the main
+    word and each cross word) must be a common word
+    (``rules.common_words``: wordfreq Zipf frequency at least 3, about
+    24,000 of the list's 406,000 words). It looks only at what a move does
+    at once: avec marque, red devils (+10), green devils (others +5) and
+    going out; sans marque, the tiles it gets rid of; and from either it
+    takes ``SHORT_WORD`` per letter of the main word beyond ``EASY_LENGTH``
+    (5), so with nothing else at stake it plays words of up to five
+    letters. It picks at random among its top five (equal values in random
+    order), returns random tiles for red devils. When it knows no word it can
+    place, it exchanges its heaviest tiles (as when it cannot place
+    anything); with an empty reserve it then plays the shortest of the
+    moves it does not know (still at most one diable), so that it is never
+    stuck passing to the end.
 
 ``"confirme"``
     Weighs each move by its *equity*: avec marque, the points it scores
@@ -29,26 +39,30 @@ Levels (docs/COMPUTER.md explains the choices and the numbers):
     and passes only when it can neither place nor exchange.
 
 Both play a diable only with a hand of at most ``DIABLE_HAND`` tiles, or
-when nothing else can be placed: a diable is the best tile to keep for the
+when nothing else can be placed (the débutant: no common word): a diable is the best tile to keep for the
 end, and each one multiplies the placements to consider by up to 26.
 """
 
 from __future__ import annotations
 
+import heapq
+import math
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rules.engine import RED_BONUS_POINTS
+from rules.common_words import common_in
+from rules.engine import GREEN_PENALTY_POINTS, MARQUE_HAND, RED_BONUS_POINTS
 from rules.errors import IllegalMove
 from rules.evaluation import VOWELS, Effects, Seen, board_after, open_reds, remove, shadow_state
 from rules.material import DIABLE
-from rules.movegen import Candidate, Position, count_kinds, generate
+from rules.movegen import UPPER, Candidate, Position, count_kinds, generate, words
 from rules.notation import notate
 from rules.placement import check_placement
 from rules.player_view import PlayerView
-from rules.state import Exchange, Move, Pass, Place
+from rules.state import EMPTY, Exchange, Move, Pass, Place
 
 LEVELS = ("debutant", "confirme")
 DIABLE_HAND = 12
@@ -88,6 +102,12 @@ PASS_COST = EXCHANGE_COST + 1.0
 SHORTLIST = 40
 LOOKAHEAD = 8
 DEBUTANT_TOP = 5
+SHORT_WORD = 0.5
+"""Débutant: what each letter of the main word beyond ``EASY_LENGTH`` takes off a move's value."""
+EASY_LENGTH = 5
+"""Débutant: a main word this long or shorter costs nothing."""
+DEBUTANT_DIABLES = 1
+"""Débutant: most diables in one move."""
 
 
 HEAVY = 8
@@ -185,6 +205,17 @@ class Judge:
             / count
         )
         self._leaves: dict[tuple[str, int], float] = {}
+        # The linear part of ``leave`` per character of a candidate's text
+        # (a diable's lower-case letter worth a diable, a board tile nothing).
+        self.linear = {
+            t: WORTH.get(t, 0.0) - self.liability * self.values.get(t, 0)
+            for t in {*WORTH, *self.values, *UPPER}
+        }
+        self.linear.update({t.lower(): self.linear[DIABLE] for t in UPPER})
+        self.linear["."] = 0.0
+        self.vowel = {t: 1.0 if t in VOWELS else 0.0 for t in self.linear}
+        self.vowel.update({t: 0.5 for t in self.linear if t.islower() or t == DIABLE})
+        self.vowel["."] = 0.0
 
     # --- the hand kept ------------------------------------------------------
 
@@ -269,12 +300,23 @@ class Judge:
         return best
 
 
-def _candidates(seen: Seen) -> list[Candidate]:
+def _candidates(seen: Seen, deadline: float | None = None) -> list[Candidate]:
     hand = seen.hand
     pos = Position(seen.config, seen.view.board, hand, seen.view.started, seen.reserve)
     if len(hand) <= DIABLE_HAND or DIABLE not in hand:
-        return generate(pos)
-    return generate(pos, diables=0) or generate(pos, diables=1) or generate(pos)
+        return generate(pos, deadline=deadline)
+    return (
+        generate(pos, 0, deadline) or generate(pos, 1, deadline) or generate(pos, deadline=deadline)
+    )
+
+
+def _deadline(limit: float | None) -> float | None:
+    """The ``time.monotonic()`` by which a search of ``limit`` seconds must answer."""
+    if limit is None:
+        return None
+    if not limit > 0:  # also NaN
+        raise ValueError(f"a search's time limit must be a positive number of seconds: {limit!r}")
+    return time.monotonic() + limit
 
 
 @dataclass(slots=True)
@@ -299,35 +341,158 @@ class _Option:
         return self.move
 
 
-def _rank_confirme(judge: Judge, cands: list[Candidate], rng: random.Random) -> list[_Option]:
-    """Every option (placements, exchange, pass), best first, by confirmé equity."""
+def _rank_confirme(
+    judge: Judge,
+    cands: list[Candidate],
+    rng: random.Random,
+    top: int = 1,
+    deadline: float | None = None,
+) -> list[_Option]:
+    """The options (placements, exchange, pass), best first by confirmé equity.
+
+    The first ``top`` are exactly those, in the order, that weighing every
+    candidate in full would give; the options after them are only some of
+    the others. Weighing a candidate in full (``Judge.place_effects``, which
+    chooses red-devil returns one tile at a time) costs far more than the
+    search found it: a 40-tile hand has tens of thousands of candidates. So
+    each gets a cheap upper bound of its equity first (``_bounds``), and the
+    candidates are weighed from the highest bound down, until no bound left
+    can reach the short list (``SHORTLIST``, which ``_refine`` looks at
+    again), nor then the ``top`` first places: usually a few hundred.
+
+    Past ``deadline`` (``time.monotonic()``), no further candidate is weighed
+    (but the first 64 by bound always are): the best of those weighed so
+    far, with the exchange and the pass.
+    """
     s = judge.s
     player = s.player
     if not s.marque and len(cands) > 4 * SHORTLIST:
         # Shedding dominates sans marque: only moves within two tiles of the
         # most tiles shed can win, so only those are weighed in full.
-        def rough(c: Candidate) -> int:
-            size = c.size
-            return size + min(c.red, len(s.hand) - size) - min(c.green, s.reserve + c.red)
+        hand_size, reserve = len(s.hand), s.reserve
+        rough = [
+            size + min(c.red, hand_size - size) - min(c.green, reserve + c.red)
+            for c in cands
+            for size in (len(c.text) - c.text.count("."),)
+        ]
+        least = max(rough) - 2
+        cands = [c for c, r in zip(cands, rough, strict=True) if r >= least]
+    bounds = _bounds(judge, cands)
+    order = sorted(range(len(cands)), key=bounds.__getitem__, reverse=True)  # stable
 
-        top = max(rough(c) for c in cands)
-        cands = [c for c in cands if rough(c) >= top - 2]
-    options: list[_Option] = []
-    for cand in cands:
+    def weigh(index: int) -> tuple[_Option, int]:
+        cand = cands[index]
         returns, eff = judge.place_effects(cand, "confirme", rng)
-        options.append(_Option(judge.equity(eff, cand), None, eff, cand, returns))
-    options.sort(key=lambda o: -o.score)
-    _refine(judge, options)
+        return _Option(judge.equity(eff, cand), None, eff, cand, returns), index
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    # The short list: weigh until the SHORTLIST-th best score so far beats
+    # every bound left, so no candidate left can enter it (ties included: a
+    # bound equal to it is weighed, as the earlier candidate wins a tie).
+    weighed: list[tuple[_Option, int]] = []
+    best: list[float] = []  # the SHORTLIST best scores, a min-heap
+    k = 0
+    while k < len(order) and not (len(best) >= SHORTLIST and bounds[order[k]] < best[0]):
+        # Late, the first few by bound are still weighed: a search stopped
+        # by its limit answers with the best placement it found, not an
+        # exchange because none was weighed.
+        if k and k % 64 == 0 and late():
+            break
+        option = weigh(order[k])
+        k += 1
+        weighed.append(option)
+        if len(best) < SHORTLIST:
+            heapq.heappush(best, option[0].score)
+        else:
+            heapq.heappushpop(best, option[0].score)
+    by_score = lambda pair: (-pair[0].score, pair[1])  # noqa: E731 - ties: the search's order
+    weighed.sort(key=by_score)
+    ranked = [option for option, _ in weighed]
+    _refine(judge, ranked, deadline)
+    short = ranked[:SHORTLIST]
+    rest = weighed[len(short) :]
+    tail: list[_Option] = []
     exchange = judge.exchange_option()
     if exchange is not None:
-        options.append(_Option(exchange[0], Exchange(player, exchange[1])))
-    options.append(_Option(judge.leave(s.hand) - PASS_COST, Pass(player)))
-    options.sort(key=lambda o: -o.score)
+        tail.append(_Option(exchange[0], Exchange(player, exchange[1])))
+    tail.append(_Option(judge.leave(s.hand) - PASS_COST, Pass(player)))
+
+    def merged() -> list[_Option]:
+        options = [*short, *(option for option, _ in rest), *tail]
+        options.sort(key=lambda o: -o.score)
+        return options
+
+    options = merged()
+    # The second look moved scores on the short list: weigh what might still
+    # reach the first ``top`` places from below it.
+    floor = options[top - 1].score if len(options) >= top else -math.inf
+    more = False
+    while k < len(order) and bounds[order[k]] >= floor and not (k % 64 == 0 and late()):
+        rest.append(weigh(order[k]))
+        k += 1
+        more = True
+    if more:
+        rest.sort(key=by_score)
+        options = merged()
     return options
 
 
-def _refine(judge: Judge, options: list[_Option]) -> None:
-    """Second look at the short list: red devils opened, and going out next turn."""
+def _bounds(judge: Judge, cands: list[Candidate]) -> list[float]:
+    """For each candidate, a number its confirmé equity cannot exceed, cheaply.
+
+    Everything in the equity but the hand kept is exact (tiles shed, points,
+    draws). The hand kept (``Judge.leave``) is its tiles' worth, less two
+    penalties that are never negative: its balance of vowels, exact here but
+    for red-devil returns (each takes 0 to 1 vowel out), and its duplicates,
+    left out. Returns take out at least the ``owed`` lowest worths of the
+    hand. A move that goes out is never bounded (infinite): its bonus is
+    weighed in full.
+    """
+    s = judge.s
+    worth = judge.linear
+    vowel = judge.vowel
+    hand_size, reserve = len(s.hand), s.reserve
+    whole = sum(worth[t] for t in s.hand)
+    vowels = sum(vowel[t] for t in s.hand)
+    lowest = [0.0]
+    for w in sorted(worth[t] for t in s.hand):
+        lowest.append(lowest[-1] + w)
+    draw, draw_vowels = judge.draw_worth, judge.draw_vowels
+    slack = 1e-6  # rounding: the exact sums are added in another order
+    get, get_vowel = worth.__getitem__, vowel.__getitem__
+    bounds: list[float] = []
+    add = bounds.append
+    marque = s.marque
+    green = GREEN_PENALTY_POINTS if s.others_active else 0
+    for c in cands:
+        text = c.text
+        size = len(text) - text.count(".")
+        if marque:
+            owed = 0
+            kept = hand_size - size
+            drawn = min(MARQUE_HAND - kept, reserve) if kept < MARQUE_HAND else 0
+            equity: float = RED_BONUS_POINTS * c.red - green * c.green
+        else:
+            owed = min(c.red, hand_size - size)
+            kept = hand_size - size - owed
+            drawn = min(c.green, reserve + owed)
+            equity = TILE * (size + owed - drawn)
+        if not kept and not drawn:
+            add(math.inf)
+            continue
+        most = vowels - sum(map(get_vowel, text)) + drawn * draw_vowels
+        share = VOWEL_SHARE * (kept + drawn)
+        gap = share - most if share > most else most - owed - share if most - owed > share else 0.0
+        equity += whole - sum(map(get, text)) - lowest[owed] + drawn * draw
+        add(equity - BALANCE * gap**1.5 + slack)
+    return bounds
+
+
+def _refine(judge: Judge, options: list[_Option], deadline: float | None = None) -> None:
+    """Second look at the short list: red devils opened, and going out next turn
+    (not looked for past ``deadline``, a ``time.monotonic()``)."""
     s = judge.s
     layout = s.config.layout
     board = s.view.board
@@ -344,44 +509,161 @@ def _refine(judge: Judge, options: list[_Option]) -> None:
         option.score -= EXPOSE[judge.mode] * option.exposed
     short.sort(key=lambda o: -o.score)
     if s.reserve == 0:
+        # A move places its tiles in one line: a hand longer than every line
+        # cannot go out in one move, and needs no search to tell.
+        longest = max(layout.width, layout.height)
         for option in short[:LOOKAHEAD]:
             eff, cand = option.effects, option.candidate
             assert eff is not None and cand is not None
-            if eff.out or eff.drawn or not eff.kept:
+            if eff.out or eff.drawn or not eff.kept or len(eff.kept) > longest:
                 continue
+            if deadline is not None and time.monotonic() > deadline:
+                break
             nxt = Position(s.config, board_after(board, cand), eff.kept, True, 0)
             size = len(eff.kept)
-            if any(c.size == size for c in generate(nxt)):
+            # Words, not every placement: the diables' variants place as many tiles.
+            if any(c.size == size for c in words(nxt, deadline=deadline)):
                 option.out_next = True
                 option.score += OUT_NEXT[judge.mode]
     options[: len(short)] = sorted(short, key=lambda o: -o.score)
 
 
-def _choose_debutant(judge: Judge, cands: list[Candidate], rng: random.Random) -> Move:
+def formed_words(board: str, width: int, cand: Candidate) -> list[str]:
+    """The words ``cand`` forms on ``board`` (a layout ``width`` wide), main word first.
+
+    The main word is the whole run of tiles through the new ones (``cand.text``
+    starts at the first new tile, so board tiles before it are read here); each
+    new tile adds the run across it. Runs of one letter are no words: a single
+    tile whose word runs down has that word only (and first).
+    Upper case: a diable's letter reads as the letter.
+    """
+    return WordsFormed(board, width)(cand)
+
+
+class WordsFormed:
+    """``formed_words`` for many candidates on one board, fast.
+
+    The débutant checks every candidate's words (a 40-tile hand has 100,000
+    of them): the board tiles before a main word depend only on where it
+    starts, and a cross word only on its square and letter, so each is read
+    from the board once and remembered.
+    """
+
+    def __init__(self, board: str, width: int) -> None:
+        self.board, self.width = board, width
+        self.before: dict[tuple[int, int], str] = {}
+        self.cross: dict[tuple[int, str, int], str] = {}
+
+    def _run(self, index: int, step: int) -> tuple[str, str]:
+        """The board tiles before and after ``index`` in its line by ``step``."""
+        board, width, size = self.board, self.width, len(self.board)
+        row = index // width
+
+        def filled(i: int) -> bool:
+            # Across, a run stays in its row; down, on the board.
+            inside = 0 <= i < size and (step != 1 or i // width == row)
+            return inside and board[i] != EMPTY
+
+        first = index
+        while filled(first - step):
+            first -= step
+        last = index
+        while filled(last + step):
+            last += step
+        return board[first:index:step].upper(), board[index + step : last + 1 : step].upper()
+
+    def __call__(self, cand: Candidate) -> list[str]:
+        board, start, step = self.board, cand.start, cand.step
+        prefix = self.before.get((start, step))
+        if prefix is None:
+            prefix = self.before[start, step] = self._run(start, step)[0]
+        text = cand.text
+        if "." in text:
+            text = "".join(board[start + k * step] if c == "." else c for k, c in enumerate(text))
+        found = [prefix + text.upper()]
+        across = self.width if step == 1 else 1
+        for index, letter in cand.tiles:
+            key = (index, letter, across)
+            word = self.cross.get(key)
+            if word is None:
+                before, after = self._run(index, across)
+                word = self.cross[key] = before + letter.upper() + after
+            found.append(word)
+        # A single tile's line is "across" by convention: its word may run down only.
+        return [word for word in found if len(word) > 1]
+
+
+def _debutant_candidates(
+    seen: Seen, deadline: float | None = None
+) -> tuple[list[tuple[Candidate, int]], list[tuple[Candidate, int]]]:
+    """The débutant's placements: (those whose words are all common, the others).
+
+    At most ``DEBUTANT_DIABLES`` diables each; with a hand over ``DIABLE_HAND``
+    tiles, none first, as both levels do. Each comes with its main word's
+    length: ``(candidate, length)``.
+    """
+    hand = seen.hand
+    pos = Position(seen.config, seen.view.board, hand, seen.view.started, seen.reserve)
+    common = common_in(seen.config.words)
+    formed_by = WordsFormed(seen.view.board, seen.config.layout.width)
+
+    def split(
+        cands: list[Candidate],
+    ) -> tuple[list[tuple[Candidate, int]], list[tuple[Candidate, int]]]:
+        known: list[tuple[Candidate, int]] = []
+        unknown: list[tuple[Candidate, int]] = []
+        for cand in cands:
+            formed = formed_by(cand)
+            entry = (cand, len(formed[0]) if formed else 0)
+            (known if all(w in common for w in formed) else unknown).append(entry)
+        return known, unknown
+
+    if DIABLE in hand and len(hand) > DIABLE_HAND:
+        known, unknown = split(generate(pos, 0, deadline))
+        if known:
+            return known, unknown
+    return split(generate(pos, DEBUTANT_DIABLES, deadline))
+
+
+def _choose_debutant(
+    judge: Judge,
+    known: list[tuple[Candidate, int]],
+    unknown: list[tuple[Candidate, int]],
+    rng: random.Random,
+) -> Move:
     s = judge.s
     player = s.player
-    if not cands:
+    if not known and (s.reserve or not unknown):
         if s.reserve:
             # Give back the heaviest tiles, as a beginner would.
             heavy = sorted(s.hand, key=lambda t: -judge.values[t])
             return Exchange(player, "".join(heavy[: min(3, s.reserve)]))
         return Pass(player)
 
-    def simple(c: Candidate) -> float:
+    def simple(entry: tuple[Candidate, int]) -> float:
+        c, length = entry
         if s.marque:
             out = c.size == len(s.hand) and s.reserve == 0
             bonus = (50 if c.black else 25) if out else 0
-            return 10 * c.red - 5 * c.green + bonus + 0.3 * c.size
-        return c.size + min(c.red, len(s.hand) - c.size) - min(c.green, s.reserve)
+            value = 10 * c.red - 5 * c.green + bonus
+        else:
+            value = c.size + min(c.red, len(s.hand) - c.size) - min(c.green, s.reserve)
+        return value - SHORT_WORD * max(0, length - EASY_LENGTH)
 
-    ranked = sorted(cands, key=simple, reverse=True)[:DEBUTANT_TOP]
-    cand = rng.choice(ranked)
+    pool = list(known or unknown)
+    rng.shuffle(pool)  # equal values: any of them, not the generator's first
+    ranked = sorted(pool, key=simple, reverse=True)[:DEBUTANT_TOP]
+    cand, _ = rng.choice(ranked)
     returns, _ = judge.place_effects(cand, "debutant", rng)
     return cand.place(s.config.layout, player, returns)
 
 
 def choose_move(
-    seen: PlayerView, level: str = "confirme", rng: random.Random | None = None
+    seen: PlayerView,
+    level: str = "confirme",
+    rng: random.Random | None = None,
+    *,
+    limit: float | None = None,
 ) -> Move:
     """The move a computer player of ``level`` makes from ``seen``.
 
@@ -389,27 +671,38 @@ def choose_move(
     complete (diables' letters, red-devil returns) and legal for
     ``rules.apply``. ``rng`` drives the débutant's choices (and nothing
     else), so a seeded ``rng`` replays the same game.
+
+    ``limit``: seconds the search may take (None: no limit). Once they have
+    passed, it stops and plays the best move among those found so far, or
+    exchanges or passes when it found none: never an error.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
     if seen.result is not None or seen.turn != seen.viewer:
         raise ValueError("a computer player moves only on its own turn in a game not over")
+    deadline = _deadline(limit)
     rng = rng if rng is not None else random.Random()
     judge = Judge(seen)
-    cands = _candidates(judge.s)
     if level == "debutant":
-        return _choose_debutant(judge, cands, rng)
-    return _rank_confirme(judge, cands, rng)[0].resolve(judge)
+        return _choose_debutant(judge, *_debutant_candidates(judge.s, deadline), rng)
+    cands = _candidates(judge.s, deadline)
+    return _rank_confirme(judge, cands, rng, 1, deadline)[0].resolve(judge)
 
 
-def best_moves(seen: PlayerView, n: int = 1) -> list[Suggestion]:
+def best_moves(seen: PlayerView, n: int = 1, *, limit: float | None = None) -> list[Suggestion]:
     """The ``n`` best moves for the viewer, by the confirmé's equity, best first.
 
     For hints ("the best move") and analysis. Includes an exchange or a pass
     when they rank among the best (always at least one suggestion).
+
+    ``limit``: seconds the search may take (None: no limit). Once they have
+    passed, the moves are the best of those found so far (an exchange or a
+    pass when none was), never an error.
     """
+    deadline = _deadline(limit)
     judge = Judge(seen)
-    options = _rank_confirme(judge, _candidates(judge.s), random.Random(0))
+    cands = _candidates(judge.s, deadline)
+    options = _rank_confirme(judge, cands, random.Random(0), max(2, n), deadline)
     shown = [suggest(judge, option) for option in options[: max(1, n)]]
     if len(options) > 1:
         runner_up = suggest(judge, options[1])

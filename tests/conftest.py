@@ -15,16 +15,19 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import cache
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache as django_cache
+from django.utils import translation
 
-from diamino_site.celery import app as celery_app
+from infra.celery import app as celery_app
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's Chromium; DIAMINO_CHROMIUM names another build (or a missing path, to see the skips).
+CHROMIUM = os.environ.get("DIAMINO_CHROMIUM") or "/usr/bin/chromium"
 # Installed by `npm ci` at the repository root (package.json pins the version).
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -32,10 +35,11 @@ AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.m
 @cache
 def services_missing() -> str | None:
     """Why the real services cannot be used here, or None when they can."""
+    how = "(README, Tests: DATABASE_URL=postgres://… and REDIS_URL=redis://…)"
     if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
-        return "DATABASE_URL does not point at PostgreSQL"
+        return f"DATABASE_URL does not point at PostgreSQL {how}"
     if not django_settings.REDIS_URL:
-        return "REDIS_URL is not set"
+        return f"REDIS_URL is not set {how}"
     import redis
 
     try:
@@ -48,11 +52,11 @@ def services_missing() -> str | None:
 @cache
 def browser_missing() -> str | None:
     if not os.path.exists(CHROMIUM) or shutil.which(CHROMIUM) is None:
-        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium, or DIAMINO_CHROMIUM=path)"
     try:
         import playwright  # noqa: F401
     except ImportError:
-        return "Playwright for Python is not installed"
+        return "Playwright for Python is not installed (make setup installs it)"
     return None
 
 
@@ -66,7 +70,9 @@ def gettext_missing() -> str | None:
 
 def axe_missing() -> str | None:
     if not AXE.is_file():
-        return f"axe-core is not installed at {AXE} (run `npm ci` at the repository root)"
+        return (
+            f"axe-core is not installed at {AXE} (apt-get install npm, then make test installs it)"
+        )
     return None
 
 
@@ -88,6 +94,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.fail_reason = f"{variable}=1 but {reason}"  # type: ignore[attr-defined]
             else:
                 item.add_marker(pytest.mark.skip(reason=f"{reason}; set it up to run this test"))
+    heavy_first(items)  # after pytest-django's grouping (tryfirst) and pytest-randomly's shuffle
+
+
+# Tests that take seconds each: a real browser, real services or processes, or marked ``slow``.
+HEAVY_MARKERS = ("browser", "services", "slow")
+
+
+def heavy_first(items: list[pytest.Item]) -> None:
+    """The heavy tests first, in their random order.
+
+    The test workers (pytest-xdist) share out the list; a test of thirty seconds
+    left for the end keeps one core busy while the other has nothing to do, so
+    the heavy ones start early and the quick ones fill the end. pytest-django
+    runs the tests that use the database, then the transactional ones, then
+    those without it (Django's order): that order is kept, but for the heavy
+    tests without the database (the bench, the faults, the word list's file),
+    which go first of all.
+    """
+
+    def django_group(item: pytest.Item) -> int:
+        marker = item.get_closest_marker("django_db")
+        fixtures = getattr(item, "fixturenames", ())
+        transactional = "transactional_db" in fixtures or "live_server" in fixtures
+        if marker is not None:
+            transactional |= bool(
+                marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")
+            )
+        if transactional:
+            return 1
+        return 0 if marker is not None or "db" in fixtures else 2
+
+    def heavy(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(name) is not None for name in HEAVY_MARKERS)
+
+    def key(item: pytest.Item) -> tuple[bool, int, bool]:
+        group = django_group(item)
+        # A heavy test without the database may run before any group: it touches none of it.
+        return (not (group == 2 and heavy(item)), group, not heavy(item))
+
+    items.sort(key=key)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -110,7 +156,7 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> Iterator[None
         return
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # Local memory outlives the settings change: empty it, or one test's rate-limit
-    # counters (diamino_site/ratelimit.py) would count against the next one's players.
+    # counters (infra/ratelimit.py) would count against the next one's players.
     django_cache.clear()
     # As on the embedded default: sessions in the database alone (with Redis they are read from it).
     settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -124,6 +170,34 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> Iterator[None
 
 
 @pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts in the site's language (French), whatever the last request activated.
+
+    LocaleMiddleware activates a request's language in the thread and leaves it
+    there: without this, a test calling a view or a template directly spoke the
+    language of whichever test ran before it.
+    """
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings) -> None:
     """Real hashing costs a second a player; tests make many players."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks) -> Callable[[], AbstractContextManager[None]]:
+    """``with committed():`` runs what the commits queue (emails, computer turns) at the end.
+
+    Tests run inside a transaction that never commits; this plays the commit's part.
+    """
+
+    @contextmanager
+    def run() -> Iterator[None]:
+        with django_capture_on_commit_callbacks(execute=True):
+            yield
+
+    return run

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from django.test import Client
 
 from accounts.models import User
 
@@ -33,3 +35,18 @@ def page_as(user: User, url: str, *, language: str = "en") -> str:
     client = Client()
     client.force_login(user)
     return client.get(url).content.decode()
+
+
+def page_language(html: str) -> str | None:
+    """The ``lang`` of a page's ``<html>`` element, whatever its other attributes."""
+    found = re.search(r"<html\b[^>]*\blang=\"([^\"]*)\"", html)
+    return found.group(1) if found else None
+
+
+def client_as(user: User, language: str = "en") -> Client:
+    """A test client signed in as ``user``, whose chosen language is ``language``."""
+    user.language = language
+    user.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    return client

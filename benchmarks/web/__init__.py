@@ -1,29 +1,21 @@
 """The site under load: gunicorn on PostgreSQL and Redis, played by simulated players.
 
-``run(config)`` creates the bench database, seeds players and games
-(``seed.py``), starts gunicorn (``stack.py``), then drives it from this
-process (``client.py``) through these phases, in this order:
+``run(config)`` seeds players and games once (``seed.py``, in the seed
+database), then, each on a fresh copy of it and a fresh gunicorn
+(``stack.py``), drives the site from this process (``client.py``):
 
-1. ``bare``: the ceiling, ``/_bench/bare`` answered through the whole
-   middleware stack, no cookie; one worker per player, closed loop;
-2. ``floor``: ``/_bench/floor/<game>``, the least a game page can do (the
-   game and the player's seat read, the hand answered as text), closed loop;
-3. three rounds of ``bare, signed in`` (the bare view with the players'
-   cookies: the session and user look-ups every page pays) then ``page``
-   (every player loads their game page, closed loop), side by side because
-   the machine's speed drifts between minutes: the page's target is the
-   median of the three rounds' ratios (``PAGE_ROUNDS``);
-4. ``preview``: the players to move preview a legal placement, closed loop;
-5. ``play``: the players play as people do, with thinking time (the latency
-   targets are read here);
-6. the signed-in bare view and the page again, then ``flat out``: one chain
-   per game, whoever is to move loads the page and submits at once (the
-   submission's capacity: moves in one game are sequential, so there are as
-   many chains as games), then the signed-in bare view once more
-   (``CHAIN_ROUND``): the move's CPU is the chains' less their page reads at
-   the page's figure just before, against the bare view's around it;
-7. ``bare, again``: the ceiling once more, to see whether the machine's load
-   changed during the run.
+1. the endpoints one at a time, closed loop, with the scenario's players
+   (``closed_players``): the bare view (the ceiling, for information), the
+   poll, the preview, the game page, then one chain per game submitting moves flat out
+   (the move's CPU is the chains' less their page reads at the page's figure);
+2. play steps: every player plays as on the page, with thinking time, the
+   number of players chosen by ``search.next_load``: the ladder up to the first
+   step whose game page or move p95 reaches ``capacity_ms`` (or that has an
+   error), the target's number of players in any case, then a few halvings.
+
+Everything stops by itself: each phase is bounded in time, each request by
+``client.TIMEOUT_S``, the steps by the ladder's top and by ``budget_s`` (no
+step starts after it), and the load goes to 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -32,12 +24,15 @@ import asyncio
 import contextlib
 import os
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 import aiohttp
 
-from benchmarks.web import page, stack
+from benchmarks.web import page, search, stack
 from benchmarks.web.client import (
     Failed,
     Phase,
@@ -47,37 +42,50 @@ from benchmarks.web.client import (
     bare_worker,
     by_game,
     chain_worker,
-    floor_worker,
     page_worker,
+    poll_worker,
     preview_worker,
 )
 from rules import Place
 
-# The signed-in bare view and the game page, each phase next to the other, three
-# times: issue #20's page target is the median of the three ratios.
-PAGE_ROUNDS = (
-    ("bare, signed in", "page"),
-    ("bare, signed in · 2", "page · 2"),
-    ("bare, signed in · 3", "page · 3"),
-)
-# Around the flat-out chains: the bare view before, the page before, the bare view after.
-CHAIN_ROUND = ("bare, signed in · chains", "page · chains", "bare, signed in · after the chains")
+PAGE, MOVE = "page", "submit"  # the two endpoints the targets judge
 
 
 @dataclass(frozen=True)
 class WebConfig:
-    tables: str = "2x13,3x4,4x3"  # 50 players in 20 games: 13 of 2, 4 of 3, 3 of 4
+    unit: str = "2x13,3x4,4x3"  # 50 players in 20 games: 13 of 2, 4 of 3, 3 of 4
     premoves: int = 16  # moves played in each game before the run: mid-game boards
     workers: int = 2 * (os.cpu_count() or 1)  # gunicorn sync workers
-    capacity_s: float = 8.0
-    play_s: float = 45.0
+    closed_players: int = 50  # the closed-loop phases' players
+    target_players: int = 200  # the p95 target's players
+    target_ms: float = 100.0
+    capacity_ms: float = 200.0
+    ladder: tuple[int, ...] = (50, 100, 200, 400, 800)
+    halvings: int = 2
+    budget_s: float = 420.0  # no play step starts after this many seconds of steps
+    capacity_s: float = 8.0  # each closed-loop phase
     warmup_s: float = 2.0
-    play_warmup_s: float = 5.0
+    play_s: float = 60.0  # each play step: a few moves in every game at a person's pace
+    play_warmup_s: float = 10.0  # the arrivals
     think: Think = field(default_factory=Think)
     profile_repeats: int = 20
     profile_text: str | None = "data/bench/profiles"  # pyinstrument's trees, for a human
     database_url: str = stack.DEFAULT_DATABASE_URL
     redis_url: str = stack.DEFAULT_REDIS_URL
+
+    @property
+    def kinds(self) -> list[tuple[int, int]]:
+        """``unit`` read: the seats and count of each kind of table."""
+        pairs = [part.split("x") for part in self.unit.split(",")]
+        return [(int(seats), int(count)) for seats, count in pairs]
+
+    @property
+    def unit_players(self) -> int:
+        return sum(seats * count for seats, count in self.kinds)
+
+    @property
+    def unit_games(self) -> int:
+        return sum(count for _seats, count in self.kinds)
 
     @classmethod
     def from_env(cls) -> WebConfig:
@@ -87,6 +95,7 @@ class WebConfig:
         return cls(
             capacity_s=base.capacity_s * scale,
             play_s=base.play_s * scale,
+            budget_s=base.budget_s * scale,
             warmup_s=min(base.warmup_s, base.capacity_s * scale / 4),
             play_warmup_s=min(base.play_warmup_s, base.play_s * scale / 4),
             database_url=os.environ.get("BENCH_DATABASE_URL", stack.DEFAULT_DATABASE_URL),
@@ -98,39 +107,100 @@ class WebConfig:
 class WebResult:
     config: WebConfig
     services: stack.Services
-    players: int
-    games: int
     seed_seconds: float
-    phases: dict[str, PhaseResult]
+    closed: dict[str, PhaseResult]  # the closed-loop phases, by name
+    steps: dict[int, PhaseResult]  # the play steps, by number of players
     profile: dict[str, dict[str, object]]
+    stopped_by_budget: bool = False
 
     @property
     def errors(self) -> int:
-        return sum(p.errors for p in self.phases.values())
+        return sum(p.errors for p in [*self.closed.values(), *self.steps.values()])
+
+    def passed(self, players: int) -> bool:
+        return within(self.steps[players], self.config.capacity_ms)
+
+    @property
+    def capacity(self) -> search.Bracket:
+        return search.bracket({n: self.passed(n) for n in self.steps})
+
+
+def within(phase: PhaseResult, limit_ms: float) -> bool:
+    """The game page's and the move's p95 under ``limit_ms``, and no error."""
+    endpoints = [phase.endpoints.get(name) for name in (PAGE, MOVE)]
+    return phase.errors == 0 and all(e is not None and e.latency.p95 < limit_ms for e in endpoints)
+
+
+def say(text: str) -> None:
+    print(f"  site {time.strftime('%H:%M:%S', time.gmtime())}: {text}", file=sys.stderr, flush=True)
 
 
 def run(config: WebConfig) -> WebResult:
     """The whole site benchmark; ServiceUnavailable when PostgreSQL or Redis is missing."""
+    unit = config.unit_players
+    for count in (*config.ladder, config.target_players, config.closed_players):
+        if count % unit:
+            raise ValueError(f"{count} players is not a whole number of {unit}-player units")
     services = stack.check_services(config.database_url, config.redis_url)
     with stack.data_folder() as folder, stack.fresh_database(services):
         port = stack.free_port()
         env = stack.site_env(services, folder, port)
-        seeded = stack.seed(env, config.tables, config.premoves)
-        profile = stack.profile(env, seeded, folder, config.profile_repeats, config.profile_text)
-        with (
-            stack.gunicorn(env, port, config.workers, folder) as server,
-            stack.CpuMeter(server, stack.database_name(services.database_url)) as meter,
-        ):
-            phases = asyncio.run(_drive(server, meter, seeded["players"], config))  # type: ignore[arg-type]
-    return WebResult(
-        config=config,
-        services=services,
-        players=len(seeded["players"]),  # type: ignore[arg-type]
-        games=int(seeded["games"]),  # type: ignore[call-overload]
-        seed_seconds=float(seeded["seed_seconds"]),  # type: ignore[arg-type]
-        phases=phases,
-        profile=profile,
-    )
+        # The same settings, the secret key above all: the sessions made there are signed with it.
+        seed_env = {**env, "DATABASE_URL": stack.seed_database_url(services.database_url)}
+        seeded: list[dict[str, Any]] = []
+        seed_seconds = 0.0
+
+        def seed_up_to(players: int) -> list[dict[str, Any]]:
+            nonlocal seed_seconds
+            units = (players - len(seeded)) // unit
+            if units > 0:
+                say(f"seeding {units * unit} more players...")
+                spec = ",".join([config.unit] * units)
+                made = stack.seed(seed_env, spec, config.premoves, first=len(seeded) + 1)
+                seeded.extend(made["players"])  # type: ignore[arg-type]
+                seed_seconds += float(made["seed_seconds"])  # type: ignore[arg-type]
+            return seeded[:players]
+
+        seed_up_to(max(config.closed_players, config.target_players))
+        stack.step_database(services)
+        profile = stack.profile(
+            env,
+            {"players": seeded[: config.closed_players]},
+            folder,
+            config.profile_repeats,
+            config.profile_text,
+        )
+
+        def served(players: list[dict[str, Any]], drive: Callable[..., Any]) -> Any:
+            stack.step_database(services)
+            with (
+                stack.gunicorn(env, port, config.workers, folder) as server,
+                stack.CpuMeter(server, stack.database_name(services.database_url)) as meter,
+            ):
+                return asyncio.run(drive(server, meter, players, config))
+
+        say(f"each endpoint alone, {config.closed_players} players")
+        closed = served(seeded[: config.closed_players], _closed)
+        steps: dict[int, PhaseResult] = {}
+        started = time.monotonic()
+        stopped = False
+        while True:
+            players = search.next_load(
+                {n: within(p, config.capacity_ms) for n, p in steps.items()},
+                config.ladder,
+                unit,
+                required=(config.closed_players, config.target_players),
+                halvings=config.halvings,
+            )
+            if players is None:
+                break
+            if time.monotonic() - started > config.budget_s:
+                stopped = True
+                break
+            playing = seed_up_to(players)
+            say(f"{players} players playing ({config.play_s:.0f} s)...")
+            steps[players] = served(playing, _play)
+    return WebResult(config, services, seed_seconds, closed, steps, profile, stopped)
 
 
 def _preview_moves(players: list[Player]) -> list[tuple[Player, Place, int]]:
@@ -159,21 +229,24 @@ async def _each_once(players: list[Player], phase: Phase) -> None:
     await asyncio.gather(*(load(p) for p in players))
 
 
-async def _drive(
-    server: stack.Server,
-    meter: stack.CpuMeter,
-    seeded: list[dict[str, object]],
-    config: WebConfig,
-) -> dict[str, PhaseResult]:
-    connector = aiohttp.TCPConnector(limit=0, force_close=True)  # gunicorn's sync workers close
-    players = [
-        Player(server.base_url, connector, str(p["username"]), int(p["game"]), str(p["session"]), k)  # type: ignore[call-overload]
+def _players(
+    base_url: str, connector: aiohttp.BaseConnector, seeded: list[dict[str, Any]]
+) -> list[Player]:
+    return [
+        Player(base_url, connector, str(p["username"]), int(p["game"]), str(p["session"]), k)
         for k, p in enumerate(seeded)
     ]
+
+
+async def _closed(
+    server: stack.Server, meter: stack.CpuMeter, seeded: list[dict[str, Any]], config: WebConfig
+) -> dict[str, PhaseResult]:
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)  # gunicorn's sync workers close
+    players = _players(server.base_url, connector, seeded)
     strangers = [Player(server.base_url, connector, seed=10_000 + k) for k in range(len(players))]
 
     def phase(name: str, seconds: float, warmup: float) -> Phase:
-        print(f"  site: {name} ({seconds:.0f} s)...", file=sys.stderr, flush=True)
+        say(f"{name} ({seconds:.0f} s)...")
         return Phase(name, seconds, warmup, meter.sample)
 
     c, w = config.capacity_s, config.warmup_s
@@ -187,34 +260,38 @@ async def _drive(
             [page_worker(p) for p in players]
         )
         results["bare"] = await phase("bare", c, w).run([bare_worker(s) for s in strangers])
-        results["floor"] = await phase("floor", c, w).run([floor_worker(p) for p in players])
-        # The ratios' two sides measured side by side, in rounds: the machine's
-        # speed drifts from one minute to the next far more than the code's cost.
-        for bare_name, page_name in PAGE_ROUNDS:
-            results[bare_name] = await phase(bare_name, c, w).run([bare_worker(p) for p in players])
-            results[page_name] = await phase(page_name, c, w).run([page_worker(p) for p in players])
+        # Half of a playing player's requests: the poll while the others think.
+        results["poll"] = await phase("poll", c, w).run([poll_worker(p) for p in players])
         movers = _preview_moves(players)
         if movers:
             previews = [preview_worker(*movers[k % len(movers)]) for k in range(len(players))]
             results["preview"] = await phase("preview", c, w).run(previews)
-        results["play"] = await phase("play", config.play_s, config.play_warmup_s).run(
-            [partial(Player.play, p, think=config.think) for p in players]
-        )
-        # The move's CPU is the chains' less their page reads: those counted at the
-        # page's CPU measured just before, the bare view's just before and after.
-        bare_before, page_before, bare_after = CHAIN_ROUND
-        results[bare_before] = await phase(bare_before, c, w).run([bare_worker(p) for p in players])
-        results[page_before] = await phase(page_before, c, w).run([page_worker(p) for p in players])
+        # The move's CPU is the chains' less their page reads, counted at this phase's.
+        results["page"] = await phase("page", c, w).run([page_worker(p) for p in players])
         await _each_once(players, between)  # the chains start from what each page says now
         chains = [chain_worker(game) for game in by_game(players).values()]
         results["flat out"] = await phase("flat out", c, w).run(chains)
-        results[bare_after] = await phase(bare_after, c, w).run([bare_worker(p) for p in players])
-        results["bare, again"] = await phase("bare, again", c, w).run(
-            [bare_worker(s) for s in strangers]
-        )
     finally:
         for p in [*players, *strangers]:
             await p.close()
         await connector.close()
     results["between phases"] = between.result(len(players), None)
     return results
+
+
+async def _play(
+    server: stack.Server, meter: stack.CpuMeter, seeded: list[dict[str, Any]], config: WebConfig
+) -> PhaseResult:
+    connector = aiohttp.TCPConnector(limit=0, force_close=True)
+    players = _players(server.base_url, connector, seeded)
+    try:
+        phase = Phase(f"{len(players)} players", config.play_s, config.play_warmup_s, meter.sample)
+        # A fresh server: each worker loads its templates and the word list on first use.
+        # These reads come before the phase's window: their errors count, not their times.
+        for _ in range(2):
+            await _each_once(players[: 2 * config.workers], phase)
+        return await phase.run([partial(Player.play, p, think=config.think) for p in players])
+    finally:
+        for p in players:
+            await p.close()
+        await connector.close()

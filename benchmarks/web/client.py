@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import aiohttp
 from yarl import URL
 
-from benchmarks.machine import load_average
+from benchmarks.machine import cpu_reference_ms, load_average
 from benchmarks.stats import Latency
 from benchmarks.web import page
 from rules import Move, Place
@@ -80,6 +80,7 @@ class PhaseResult:
     client_cpu_s: float  # this process's CPU time within the window
     load_before: tuple[float, float, float] | None
     extra: dict[str, float] = field(default_factory=dict)
+    cpu_speed_ms: float | None = None  # the machine's CPU-speed line just before the phase
 
     @property
     def errors(self) -> int:
@@ -113,6 +114,7 @@ class Phase:
         self.start = self.window_start = self.stop_at = 0.0
         self.marks: dict[str, tuple[dict[str, float], float]] = {}
         self.extra: Counter[str] = Counter()
+        self.cpu_speed_ms: float | None = None
 
     def running(self) -> bool:
         return time.monotonic() < self.stop_at
@@ -125,6 +127,8 @@ class Phase:
 
     async def run(self, workers: Sequence[Callable[[Phase], Awaitable[None]]]) -> PhaseResult:
         load = load_average()
+        # How fast the machine is this minute: its speed drifts, so each figure has its own.
+        self.cpu_speed_ms = cpu_reference_ms(repeats=3)
         loop = asyncio.get_running_loop()
         self.start = time.monotonic()
         self.window_start = self.start + self.warmup_s
@@ -168,17 +172,22 @@ class Phase:
             client_cpu_s=client1 - client0,
             load_before=load,
             extra=dict(self.extra),
+            cpu_speed_ms=self.cpu_speed_ms,
         )
 
 
 @dataclass(frozen=True)
 class Think:
-    """Compressed human timings for the play phase, in seconds (uniform ranges)."""
+    """A busy hour's human timings for the play phase, in seconds (uniform ranges).
 
-    arrive: tuple[float, float] = (0.0, 2.0)  # players do not all open the page at once
-    move: tuple[float, float] = (0.5, 1.5)  # looking at the board before placing tiles
-    confirm: tuple[float, float] = (0.2, 0.6)  # reading the preview before pressing Play
-    poll: float = 1.0  # the page polls every 10 s; ten times as often here
+    Every player has the game open at once and plays at once when it is their
+    turn, as in a live session; the page's own cadence for the rest.
+    """
+
+    arrive: tuple[float, float] = (0.0, 10.0)  # players do not all open the page at once
+    move: tuple[float, float] = (5.0, 30.0)  # looking at the board before placing tiles
+    confirm: tuple[float, float] = (1.0, 4.0)  # reading the preview before pressing Play
+    poll: float = 10.0  # the page's poll (DIAMINO_POLL_SECONDS' default)
 
 
 class Player:
@@ -208,6 +217,8 @@ class Player:
         self.csrf: str | None = None
         self.seen: page.Seen | None = None
         self.rng = random.Random(seed)
+        # Every move the site accepted from this player: (game, the move's number).
+        self.accepted: list[tuple[int, int]] = []
 
     @property
     def page_url(self) -> str:
@@ -268,10 +279,10 @@ class Player:
         self.seen = seen
         return seen
 
-    async def poll(self, phase: Phase, version: int) -> bool:
-        """The waiting page's poll; True when the game has moved on."""
+    async def poll(self, phase: Phase, since: str) -> bool:
+        """The open page's poll with the token it shows; True when the game has moved on."""
         status, _ = await self.call(
-            phase, "poll", "GET", self.page_url, _poll, htmx=True, params={"since": str(version)}
+            phase, "poll", "GET", self.page_url, _poll, htmx=True, params={"since": since}
         )
         return status == 200
 
@@ -297,10 +308,11 @@ class Player:
             htmx=True,
         )
         self.seen = page.read(body)
+        self.accepted.append((self.game, version + 1))
         return self.seen
 
     async def play(self, phase: Phase, think: Think) -> None:
-        """Play as a person would, compressed in time, until the phase ends."""
+        """Play as a person would, until the phase ends."""
         rng = self.rng
         await asyncio.sleep(rng.uniform(*think.arrive))
         seen: page.Seen | None = None
@@ -312,21 +324,26 @@ class Player:
                     phase.extra["players whose game ended"] += 1
                     return
                 if seen.my_turn:
-                    await asyncio.sleep(rng.uniform(*think.move))
-                    move = page.choose(seen, rng)
-                    if isinstance(move, Place):
-                        await self.preview(phase, move, seen.version)
-                        await asyncio.sleep(rng.uniform(*think.confirm))
-                    else:
-                        phase.extra["exchanges and passes"] += 1
-                    seen = await self.submit(phase, move, seen.version)
+                    seen = await self.take_turn(phase, think, seen)
                     continue
                 await asyncio.sleep(think.poll)
-                if phase.running() and await self.poll(phase, seen.version):
+                if phase.running() and await self.poll(phase, seen.since):
                     seen = None  # the game moved: open the page again, as from the email
             except Failed:
                 seen = None
                 await asyncio.sleep(0.5)
+
+    async def take_turn(self, phase: Phase, think: Think, seen: page.Seen) -> page.Seen | None:
+        """Think, then move on the page; the page as it is after (None: to be loaded)."""
+        rng = self.rng
+        await asyncio.sleep(rng.uniform(*think.move))
+        move = page.choose(seen, rng)
+        if isinstance(move, Place):
+            await self.preview(phase, move, seen.version)
+            await asyncio.sleep(rng.uniform(*think.confirm))
+        else:
+            phase.extra["exchanges and passes"] += 1
+        return await self.submit(phase, move, seen.version)
 
 
 # --- answer checks: "" when the answer is what the page expects -------------------
@@ -387,11 +404,6 @@ def bare_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
     return _get_worker(player, "bare", "/_bench/bare")
 
 
-def floor_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
-    """The player's ``/_bench/floor``: their game and seat read, their hand as text."""
-    return _get_worker(player, "floor", f"/_bench/floor/{player.game}")
-
-
 def page_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
     async def work(phase: Phase) -> None:
         while phase.running():
@@ -408,6 +420,20 @@ def preview_worker(player: Player, move: Place, version: int) -> Callable[[Phase
         while phase.running():
             try:
                 await player.preview(phase, move, version)
+            except Failed:
+                await asyncio.sleep(0.1)
+
+    return work
+
+
+def poll_worker(player: Player) -> Callable[[Phase], Awaitable[None]]:
+    """The waiting page's poll at the version the player last saw: nothing moves, so 204."""
+
+    async def work(phase: Phase) -> None:
+        since = player.seen.since if player.seen else "0"
+        while phase.running():
+            try:
+                await player.poll(phase, since)
             except Failed:
                 await asyncio.sleep(0.1)
 

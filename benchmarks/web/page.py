@@ -26,6 +26,7 @@ UNSEEN = "E"
 
 _AREA = re.compile(r'<div id="game-area"(.*?)>', re.S)
 _ATTR = re.compile(r'data-([a-z-]+)="([^"]*)"')
+_SINCE = re.compile(r'hx-get="[^"]*\?since=([^"&]+)"')
 _CELL = re.compile(r'<div role="gridcell"([^>]*)>(.*?)</div>', re.S)
 _HAND = re.compile(r'class="tile hand-tile[^"]*" data-index="\d+" data-letter="(.)"')
 _SEAT = re.compile(r'<li class="seat status-([a-z-]+)([^"]*)">')
@@ -55,6 +56,9 @@ class Seen:
     statuses: tuple[str, ...]
     reserve_size: int
     csrf_token: str | None  # only the full page carries it (on <body>)
+    # What the page's poll sends (``?since=``: the game's live token). Its ``&chat=``
+    # (the chat's count) is left out: the bench's players do not chat.
+    since: str = ""
 
 
 def read(html: str) -> Seen:
@@ -73,6 +77,7 @@ def read(html: str) -> Seen:
     me = next((k for k, (_status, flags) in enumerate(seats) if "is-me" in flags), None)
     reserve = _RESERVE.search(html)
     token = _CSRF.search(html)
+    since = _SINCE.search(area.group(1))
     return Seen(
         version=int(data["version"]),
         mode=data["mode"],
@@ -85,6 +90,7 @@ def read(html: str) -> Seen:
         statuses=tuple(status for status, _flags in seats),
         reserve_size=int(reserve.group(1)) if reserve else 0,
         csrf_token=token.group(1) if token else None,
+        since=since.group(1) if since else data["version"],
     )
 
 

@@ -12,7 +12,7 @@ Players are signed in with ``django.contrib.auth.login`` (via the test
 client's ``force_login``), not through the log-in form: the form would cost
 ~0.5 s of password hashing per player on the server being measured, and
 allauth's rate limit (30 log-ins a minute per address) would refuse most of
-the 50 log-ins coming from 127.0.0.1. The cookie is a real session row,
+the log-ins coming from 127.0.0.1. The cookie is a real session row,
 exactly what the form would have produced.
 """
 
@@ -24,6 +24,8 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 
 def _tables(spec: str) -> list[int]:
@@ -40,6 +42,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", default="2x13,3x4,4x3", help="SEATSxCOUNT,...")
     parser.add_argument("--premoves", type=int, default=16, help="moves played in each game")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--first", type=int, default=1, help="the first player's number")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="games each table plays, one after the other (the later ones from the start)",
+    )
     args = parser.parse_args(argv)
     from benchmarks.web.stack import is_bench_database
 
@@ -58,18 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     from django.test import Client
 
     from accounts.models import User
-    from games import bridge, services
-    from games.models import Game
-    from rules.randomplay import find_move
+    from games import services
 
     started = time.perf_counter()
     call_command("migrate", interactive=False, verbosity=0)
     migrated = time.perf_counter()
     call_command("collectstatic", interactive=False, verbosity=0)
 
-    rng = random.Random(args.seed)
+    rng = random.Random(args.seed + args.first)
     players: list[dict[str, object]] = []
-    number = 0
+    number = args.first - 1
     for k, seats in enumerate(_tables(args.tables)):
         mode = "marque" if k % 2 == 0 else "sans-marque"
         users = []
@@ -80,29 +87,22 @@ def main(argv: list[str] | None = None) -> int:
             )  # no password: nobody logs in through the form (see the module docstring)
             EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
             users.append(user)
-        game = services.game_create(creator=users[0], mode=mode, seats=seats)
-        for user in users[1:]:
-            services.game_join(game_id=game.pk, player=user, rng=rng)
-        by_position = {s.position: s.player for s in game.seats.all()}
-        for _ in range(args.premoves):
-            game.refresh_from_db()
-            if game.status != Game.Status.RUNNING:
-                break
-            state = bridge.state_of(game)
-            services.move_submit(
-                game_id=game.pk,
-                player=by_position[state.turn],
-                version=game.move_count,
-                move=find_move(state, rng),
-                rng=rng,
-            )
+        games = []
+        for round_ in range(args.rounds):
+            game = services.game_create(creator=users[0], mode=mode, seats=seats)
+            for user in users[1:]:
+                services.game_join(game_id=game.pk, player=user, rng=rng)
+            if round_ == 0:
+                play_moves(game, args.premoves, rng)
+            games.append(game.pk)
         for user in users:
             client = Client()
             client.force_login(user)
             players.append(
                 {
                     "username": user.username,
-                    "game": game.pk,
+                    "game": games[0],
+                    "games": games,
                     "mode": mode,
                     "seats": seats,
                     "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
@@ -118,6 +118,33 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout,
     )
     return 0
+
+
+def play_moves(
+    game: Any, moves: int, rng: random.Random, after: Callable[[], None] | None = None
+) -> None:
+    """Play up to ``moves`` random moves in ``game`` through the services (fewer if it
+    ends), ``after()`` after each: a mid-game board."""
+    from games import bridge, services
+    from games.models import Game
+    from rules.randomplay import find_move
+
+    by_position = {s.position: s.player for s in game.seats.all()}
+    for _ in range(moves):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        state = bridge.state_of(game)
+        services.move_submit(
+            game_id=game.pk,
+            player=by_position[state.turn],
+            version=game.move_count,
+            move=find_move(state, rng),
+            rng=rng,
+        )
+        if after is not None:
+            after()
+    game.refresh_from_db()
 
 
 if __name__ == "__main__":

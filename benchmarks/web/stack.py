@@ -1,7 +1,9 @@
 """The services and the server the load benchmark runs against.
 
-Everything is the benchmark's own: a database ``diamino_bench`` created and
-dropped here, Redis database 11 (flushed before and after), a data folder in a
+Everything is the benchmark's own: a database ``diamino_bench_seed`` where the
+players and games are made, copied to ``diamino_bench`` for each load step, both
+created and dropped here, Redis database 11 (flushed before and after, and between
+steps), a data folder in a
 temporary directory, and a gunicorn started on a free port and stopped at the
 end. Nothing of the developer's ``data/`` or databases is touched. On a shared
 server, ``BENCH_DATABASE_URL`` (any ``diamino_…bench…`` name), ``BENCH_REDIS_URL``
@@ -51,14 +53,16 @@ def _admin_url(database_url: str) -> tuple[str, str]:
     if not is_bench_database(name):
         raise ServiceUnavailable(
             f"refusing to use {name!r}: the bench database's name must start with diamino_"
-            " and contain _bench (e.g. diamino_bench, diamino_h1_bench): the run drops it"
+            " and contain bench or soak (e.g. diamino_bench, diamino_h1_bench, diamino_soak):"
+            " the run drops it"
         )
     return urlunsplit(parts._replace(path="/postgres")), name
 
 
 def is_bench_database(name: str) -> bool:
-    """A name the run may create and drop: ``diamino_bench*`` or ``diamino_<who>_bench*``."""
-    return name.startswith("diamino_") and "bench" in name
+    """A name the run may create and drop: ``diamino_bench*``, ``diamino_<who>_bench*``
+    or the soak's ``diamino_soak*``."""
+    return name.startswith("diamino_") and ("bench" in name or "soak" in name)
 
 
 def database_name(database_url: str) -> str:
@@ -103,22 +107,71 @@ def _flush_redis(redis_url: str) -> None:
     redis.Redis.from_url(redis_url).flushdb()  # our own database number only
 
 
+def seed_database_url(database_url: str) -> str:
+    """Where the players and games are made once: the bench database's name plus ``_seed``.
+
+    Every load step plays on a fresh copy of it (``step_database``): the games
+    advance while they are played, and a game played through several steps
+    would end.
+    """
+    parts = urlsplit(database_url)
+    return urlunsplit(parts._replace(path=parts.path + "_seed"))
+
+
 @contextmanager
 def fresh_database(services: Services) -> Iterator[None]:
-    """An empty bench database (and Redis db) for the run, dropped afterwards."""
+    """Empty bench and seed databases (and Redis db) for the run, dropped afterwards."""
     import psycopg
     from psycopg import sql
 
     admin, name = _admin_url(services.database_url)
-    _drop(admin, name)  # a run that crashed may have left it behind
+    _, seed_name = _admin_url(seed_database_url(services.database_url))
+    for leftover in (name, seed_name):  # a run that crashed may have left them behind
+        _drop(admin, leftover)
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(seed_name)))
+        # Seeding commits thousands of small transactions; waiting for each to reach the
+        # disk buys nothing here. A copy does not inherit this: the steps commit as in
+        # production.
+        conn.execute(
+            sql.SQL("ALTER DATABASE {} SET synchronous_commit TO off").format(
+                sql.Identifier(seed_name)
+            )
+        )
     _flush_redis(services.redis_url)
     try:
         yield
     finally:
-        _drop(admin, name)
+        for made in (name, seed_name):
+            _drop(admin, made)
         _flush_redis(services.redis_url)
+
+
+def step_database(services: Services, attempts: int = 10) -> None:
+    """The bench database afresh, a copy of the seed database; Redis emptied.
+
+    The cache is emptied too: its keys name a game's version, and the copy's
+    games are back at versions the step before has played past.
+    """
+    import psycopg
+    from psycopg import sql
+
+    admin, name = _admin_url(services.database_url)
+    _, seed_name = _admin_url(seed_database_url(services.database_url))
+    _drop(admin, name)
+    create = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+        sql.Identifier(name), sql.Identifier(seed_name)
+    )
+    for attempt in range(attempts):
+        try:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(create)
+            break
+        except psycopg.errors.ObjectInUse:  # autovacuum visiting the seed database
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.5)
+    _flush_redis(services.redis_url)
 
 
 def free_port() -> int:
@@ -162,8 +215,14 @@ def site_env(services: Services, data_dir: Path, port: int) -> dict[str, str]:
     }
 
 
-def seed(env: dict[str, str], tables: str, premoves: int) -> dict[str, object]:
-    """Migrate, make the players and games (``benchmarks.web.seed``); its JSON."""
+def seed(
+    env: dict[str, str], tables: str, premoves: int, first: int = 1, rounds: int = 1
+) -> dict[str, object]:
+    """Migrate, make the players and games (``benchmarks.web.seed``); its JSON.
+
+    ``first`` is the first player's number: seeding again adds players after those made.
+    ``rounds`` games are made for each table, to be played one after the other.
+    """
     result = subprocess.run(
         [
             sys.executable,
@@ -173,6 +232,10 @@ def seed(env: dict[str, str], tables: str, premoves: int) -> dict[str, object]:
             tables,
             "--premoves",
             str(premoves),
+            "--first",
+            str(first),
+            "--rounds",
+            str(rounds),
         ],
         cwd=ROOT,
         env=env,
@@ -309,7 +372,7 @@ def gunicorn(env: dict[str, str], port: int, workers: int, data_dir: Path) -> It
         "--bind",
         f"127.0.0.1:{port}",
         "--backlog",
-        "512",
+        "2048",  # hundreds of players may be waiting at once
         "--timeout",
         "60",
         "--log-level",

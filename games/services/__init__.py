@@ -7,6 +7,7 @@ from here: ``services.move_submit``, ``services.game_join``…
 
 - ``tables.py`` — open a table, invite, join, leave, start; a computer's seat.
 - ``moves.py`` — preview, submit, resign, the time-out.
+- ``queued.py`` — a move queued for one's next turn (the kernel plays it).
 - ``hints.py`` — a hint for the player to move.
 - ``time_given.py`` — one more day for the player to move.
 - ``analysis.py`` — the post-game analysis, asked for and computed.
@@ -22,8 +23,10 @@ from games.services.chat import CHAT_MAX_LENGTH, chat_post
 from games.services.hints import hint_request
 from games.services.moderation import game_annul
 from games.services.moves import game_resign, game_timeout, move_preview, move_submit
+from games.services.queued import queued_move_cancel, queued_move_set
 from games.services.tables import (
     INVITATIONS_PER_HOUR,
+    INVITEE_PER_DAY,
     SAME_INVITEE_PER_DAY,
     TABLES_PER_HOUR,
     game_against_computer,
@@ -41,6 +44,7 @@ from games.services.time_given import time_give
 __all__ = [
     "CHAT_MAX_LENGTH",
     "INVITATIONS_PER_HOUR",
+    "INVITEE_PER_DAY",
     "SAME_INVITEE_PER_DAY",
     "TABLES_PER_HOUR",
     "Preview",
@@ -62,5 +66,7 @@ __all__ = [
     "hint_request",
     "move_preview",
     "move_submit",
+    "queued_move_cancel",
+    "queued_move_set",
     "time_give",
 ]

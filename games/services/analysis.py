@@ -25,12 +25,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from diamino_site.celery import app as celery_app
 from games import bridge, reasons, signals
 from games.errors import GameError
 from games.models import Game, Move
 from games.selectors import PATIENCE, analysis_pending
 from games.services.kernel import locked_game, seat_of
+from infra.celery import app as celery_app
 from rules.analysis import MoveAnalysis, analyse_game
 from rules.strategy import Suggestion
 

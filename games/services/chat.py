@@ -7,10 +7,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from diamino_site import ratelimit
+from games import notify
 from games.errors import GameError
 from games.models import ChatMessage
 from games.services.kernel import locked_game, seat_of
+from infra import ratelimit
 
 CHAT_MAX_LENGTH = 500
 
@@ -42,4 +43,5 @@ def chat_post(*, game_id: int, author: User, text: str) -> ChatMessage:
     # (during a deploy, after the migration) is counted from the next one on.
     game.chat_count = ChatMessage.objects.filter(game=game).count()
     game.save(update_fields=["chat_count"])
+    notify.chat_posted(game, posted)
     return posted

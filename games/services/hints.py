@@ -7,7 +7,6 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from accounts.models import User
-from diamino_site import ratelimit
 from games import bridge
 from games.errors import GameError, not_running, timed_out
 from games.models import Game, Seat
@@ -21,6 +20,7 @@ from games.services.kernel import (
     seats_and_mine,
     time_out_if_due,
 )
+from infra import ratelimit
 from rules.strategy import best_moves
 
 
@@ -34,7 +34,8 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
     already passed is applied first, as for a move.
 
     The search runs between two short transactions, not under the game's
-    lock: it takes a fraction of a second, but seconds for a forty-tile hand,
+    lock: it takes a fraction of a second, up to ``DIAMINO_SEARCH_SECONDS``
+    (then the best move found so far),
     and on SQLite a transaction that has locked a row holds every writer of
     the site. The second transaction checks everything again before it
     spends the hint, so two tabs asking at once spend one.
@@ -50,7 +51,8 @@ def hint_request(*, game_id: int, player: User, version: int) -> Hint:
         ratelimit.take(ratelimit.configured("hint"), *ratelimit.player_key(player))
     except ratelimit.RateLimited as exc:
         raise GameError("rate-limited", ratelimit.too_fast_message(exc), status=429) from None
-    best = best_moves(rules.view(bridge.state_of(game), seat.position), 1)[0]
+    seen = rules.view(bridge.state_of(game), seat.position)
+    best = best_moves(seen, 1, limit=settings.DIAMINO_SEARCH_SECONDS)[0]
     return _hint_save(game_id=game_id, player=player, version=version, hint=Hint.of(best, version))
 
 

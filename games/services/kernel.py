@@ -22,10 +22,11 @@ inside the transaction: the ratings and the analysis listen to
 from __future__ import annotations
 
 import functools
+import logging
 import random
 import secrets
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,10 +35,14 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from accounts.models import User
 from accounts.permissions import can_play
-from games import bridge, clock, compiled, notify, signals
-from games.compiled import CompiledQuery, save_fields
-from games.errors import GameError, moved_on, not_a_player
-from games.models import Game, Invitation, Move, Seat
+from games import bridge, clock, notify, signals
+from games.errors import GameError, in_both_languages, moved_on, not_a_player
+from games.models import Game, Invitation, Move, QueuedMove, Seat
+
+logger = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    pass
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -57,16 +62,10 @@ def require_player(user: User) -> None:
 
 
 def locked_game(game_id: int) -> Game:
-    found = _LOCKED_GAME.list(game_id)
-    if not found:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
         raise GameError("no-game", _("There is no such game."), status=404)
-    return found[0]
-
-
-# The game's row, locked: its SQL made once per process (games/compiled.py).
-_LOCKED_GAME: CompiledQuery[Game] = CompiledQuery(
-    lambda pk: Game.objects.select_for_update().filter(pk=pk).order_by()[:2], int
-)
+    return game
 
 
 def seat_of(game: Game, player: User) -> Seat:
@@ -105,7 +104,7 @@ def time_out_if_due(game: Game, seats: list[Seat]) -> Move | None:
     seat = next((s for s in seats if s.pk == game.to_move_id), None)
     if seat is None or seat.player.is_computer:  # a computer player's turn is a task, never late
         return None
-    if not clock.is_overdue(game, timezone.now(), player_id=seat.player_id):
+    if not clock.is_overdue(game, timezone.now(), player=seat.player):
         return None
     return play(game, seat, rules.Resign(seat.drawn_position, timeout=True), system_rng())
 
@@ -181,7 +180,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
         # No savepoint: on a duplicate move number the whole service gives up
         # (moved-on), so the transaction is rolled back rather than resumed.
         with transaction.atomic(savepoint=False):
-            row = Move(
+            row = Move.objects.create(
                 game=game,
                 number=game.move_count + 1,
                 seat=seat,
@@ -193,7 +192,6 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
                 tiles_drawn=played.summary.drawn,
                 tiles_returned=played.summary.returned,
             )
-            compiled.insert(row)  # Move.objects.create, its SQL made once (games/compiled.py)
     except IntegrityError:
         raise moved_on() from None
     state = played.state
@@ -214,14 +212,93 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
     if to_move is None or to_move.pk != game.to_move_id:
         game.turn_started_at = now
         game.turn_extra_days = 0
+    turn_passed = to_move is not None and to_move.pk != game.to_move_id
     game.to_move = to_move
-    save_fields(game, [*changed, "to_move"])
-    notify.move_played(game, row)
+    game.save(update_fields=[*changed, "to_move"])
+    # The mover's own queued move is played now, or moot (they moved, left or timed
+    # out); at the end of the game every one left is.
+    for other in game.seat_list() if result is not None else [seat]:
+        forget_queued(other)
+    follow = queued_turn(game, state, to_move) if turn_passed and to_move else None
+    notify.move_played(game, row, turn_taken=follow is not None)
     if result is not None:
         signals.game_finished.send(sender=Game, game=game)
     else:
         signals.turn_to_play.send(sender=Game, game=game)
+    if follow is not None and to_move is not None:
+        play_queued(game, to_move, follow, row, rng)
     return row
+
+
+def play_queued(
+    game: Game, seat: Seat, move: rules.Place, before: Move, rng: random.Random
+) -> None:
+    """The next player's queued move, in this transaction: their turn is played at
+    once, and the player after them is told, by the same ``play``.
+
+    In a savepoint: whatever goes wrong there (a bug, the engine disagreeing with
+    the check made before), the move ``before`` it stands and is answered, the queued
+    move is kept as "not played", and its player is told it is their turn. Never
+    the engine's words about their tiles to the player who just moved.
+    """
+    try:
+        with transaction.atomic():
+            play(game, seat, move, rng)
+    except Exception:
+        logger.exception("queued move of seat %s in game %s not played", seat.pk, game.pk)
+        game.refresh_from_db()  # the savepoint is undone; so are the seats read here
+        said = in_both_languages(
+            _("Your queued move could not be played: play your turn on the page.")
+        )
+        QueuedMove.objects.filter(seat_id=seat.pk).update(
+            refusal=_refusal("error", said["fr"], said["en"])
+        )
+        notify.move_played(game, before)  # "your turn", with why it was not played
+
+
+def forget_queued(seat: Seat) -> None:
+    queued = seat.queued()
+    if queued is not None:
+        queued.delete()
+
+
+def _refusal(code: str, fr: str, en: str) -> dict[str, str]:
+    return {"code": code, "fr": fr, "en": en}
+
+
+def queued_turn(game: Game, state: rules.GameState, seat: Seat) -> rules.Place | None:
+    """The move ``seat``, given the turn on ``state``, queued, if it is to be played now.
+
+    None when the seat queued nothing (or its queued move already waits as "not
+    played"), and when the move is not to be played: then it is kept with the
+    reason (``QueuedMove.refusal``), which the seat's page and "your turn"
+    email show. Judged by the engine before anything is written.
+    """
+    queued = seat.queued()
+    if queued is None or not queued.waiting or seat.player.is_computer:
+        return None
+    tiles = queued.tiles()
+    move = rules.Place(seat.drawn_position, tiles, returns=queued.returns)
+    refusal = None
+    near: tuple[str, ...] = ()
+    if queued.keep == QueuedMove.Keep.UNCHANGED:
+        near = rules.changed_near(state.config.layout, queued.board, state.board, tiles)
+    if near:
+        said = in_both_languages(
+            _("A tile was placed on %(squares)s, near your queued move, after you queued it."),
+            {"squares": ", ".join(near)},
+        )
+        refusal = _refusal("changed-near", said["fr"], said["en"])
+    else:
+        try:
+            rules.apply(state, move)
+        except rules.IllegalMove as illegal:
+            refusal = _refusal(illegal.code, illegal.message_fr, illegal.message_en)
+    if refusal is None:
+        return move
+    queued.refusal = refusal
+    queued.save(update_fields=["refusal"])
+    return None
 
 
 SEAT_FIELDS = ("hand", "score", "status", "is_winner", "rank")
@@ -246,5 +323,5 @@ def save_seats(game: Game, state: rules.GameState) -> dict[int, Seat]:
             seat.is_winner = position in result.winners
             seat.rank = places[position]
         if tuple(getattr(seat, name) for name in SEAT_FIELDS) != before:
-            save_fields(seat, SEAT_FIELDS)
+            seat.save(update_fields=SEAT_FIELDS)
     return {seat.drawn_position: seat for seat in seats}

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games import notify, signals
 from games.errors import GameError
-from games.models import Game
+from games.models import Game, QueuedMove
 from games.services.kernel import locked_game
 
 
@@ -43,6 +43,7 @@ def game_annul(*, game_id: int, by: User, reason: str) -> Game:
     game.annulled_at = timezone.now()
     game.to_move = None
     game.save(update_fields=["status", "annulled_reason", "annulled_by", "annulled_at", "to_move"])
+    QueuedMove.objects.filter(seat__game=game).delete()  # never played now
     notify.game_annulled(game)
     signals.game_annulled.send(sender=Game, game=game, was_finished=was_finished)
     return game

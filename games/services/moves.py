@@ -36,7 +36,14 @@ def move_preview(*, game_id: int, player: User, version: int, move: rules.Move) 
         raise not_running()
     seat = seat_of(game, player)
     check_version(game, version)
-    return bridge.preview(game, seat.drawn_position, move, get_language() or player.language)
+    # Not their turn: a move being queued (``services.queued_move_set``), judged on this board.
+    return bridge.preview(
+        game,
+        seat.drawn_position,
+        move,
+        get_language() or player.language,
+        as_if_to_move=game.to_move_id != seat.pk,
+    )
 
 
 @atomic_keeping

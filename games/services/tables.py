@@ -7,12 +7,20 @@ to a computer player; the game starts when the table is full, as with
 ``game_join``), ``game_unseat_computer`` (the creator takes that seat back
 before the start) and ``game_against_computer`` (one click: a two-seat
 friendly table with a computer player, started at once).
+
+Invitations are limited per sender and per recipient (the limits below). When
+invitations to a player start being refused because they reached
+``INVITEE_PER_DAY``, that player is told once in the window: an email saying
+further invitations are held back until the window ends
+(``notify.invitations_held``), written after the refused service rolled back.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import ParamSpec, TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -22,11 +30,11 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.computers import computer_user
 from accounts.models import BotLevel, User
-from diamino_site import ratelimit
 from games import bridge, notify, policies
 from games.errors import GameError, not_a_player
 from games.models import Game, Invitation, Mode, Seat
 from games.services.kernel import locked_game, require_player, start, system_rng
+from infra import ratelimit
 
 # An invitation is an email to somebody else, and a table opened and closed again
 # can invite the same player over and over: without limits one player could fill
@@ -35,6 +43,49 @@ from games.services.kernel import locked_game, require_player, start, system_rng
 TABLES_PER_HOUR = ratelimit.Limit("tables", count=20, seconds=3600)
 INVITATIONS_PER_HOUR = ratelimit.Limit("invitations", count=30, seconds=3600)
 SAME_INVITEE_PER_DAY = ratelimit.Limit("invitations-to", count=3, seconds=86400)
+# From all senders together: many accounts (each under its own limits) cannot
+# flood one player either.
+INVITEE_PER_DAY = ratelimit.Limit("invitations-received", count=10, seconds=86400)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class InvitationsHeld(GameError):
+    """Refused: ``invitee`` reached ``INVITEE_PER_DAY`` (``refusal`` names its window)."""
+
+    def __init__(self, message: str, *, invitee: User, refusal: ratelimit.RateLimited) -> None:
+        super().__init__("rate-limited", message, status=429)
+        self.invitee = invitee
+        self.refusal = refusal
+
+
+def _telling_held_invitees(service: Callable[P, T]) -> Callable[P, T]:
+    """``service``, whose refusal for a player's invitations held back tells that player.
+
+    Put it above ``transaction.atomic``: the refusal rolls back the service's
+    transaction, and an outbox row written inside it would go too. The notice
+    is written once that transaction is over, in its own (a savepoint when the
+    caller holds a transaction: it then commits with the caller's). The key
+    names the window, so the refusals after the first write nothing more; the
+    sender's refusal (the 429 and its message) is raised unchanged.
+    """
+
+    @functools.wraps(service)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return service(*args, **kwargs)
+        except InvitationsHeld as held:
+            with transaction.atomic():
+                notify.invitations_held(
+                    held.invitee,
+                    window_start=held.refusal.window_start,
+                    until=held.refusal.window_end,
+                    count=INVITEE_PER_DAY.count,
+                )
+            raise
+
+    return wrapped
 
 
 def _spend(charges: list[ratelimit.Charge], invitees: Iterable[User] = ()) -> None:
@@ -54,6 +105,15 @@ def _spend(charges: list[ratelimit.Charge], invitees: Iterable[User] = ()) -> No
             message = gettext(
                 "You have sent many invitations in a short time: you can invite again in %(wait)s."
             )
+        elif exc.limit is INVITEE_PER_DAY:
+            message = gettext(
+                "%(name)s has received many invitations today: "
+                "you can invite them again in %(wait)s."
+            )
+            held = next(i for i in invitees if i.pk == exc.who[-1])
+            raise InvitationsHeld(
+                message % {"wait": exc.wait, "name": held}, invitee=held, refusal=exc
+            ) from None
         else:
             message = gettext(
                 "You have invited %(name)s several times today: "
@@ -67,11 +127,13 @@ def _spend(charges: list[ratelimit.Charge], invitees: Iterable[User] = ()) -> No
 
 def _invitation_charges(by: User, invitees: list[User]) -> list[ratelimit.Charge]:
     charges: list[ratelimit.Charge] = [(SAME_INVITEE_PER_DAY, (by.pk, i.pk), 1) for i in invitees]
+    charges += [(INVITEE_PER_DAY, (i.pk,), 1) for i in invitees]
     if invitees:
         charges.insert(0, (INVITATIONS_PER_HOUR, (by.pk,), len(invitees)))
     return charges
 
 
+@_telling_held_invitees
 @transaction.atomic
 def game_create(
     *,
@@ -135,6 +197,7 @@ def _invite(game: Game, by: User, invitee: User) -> tuple[Invitation, bool]:
     return invitation, True
 
 
+@_telling_held_invitees
 @transaction.atomic
 def game_invite(*, game_id: int, by: User, invitee: User) -> Invitation:
     """Invite a player to an open table (any seated player may invite)."""

@@ -1,29 +1,25 @@
-"""The board's squares and the viewer's hand, written in Python for the game page.
+"""The board's squares, written in Python for the game page and the rules' examples.
 
-The page has 225 squares; through the template engine each cost a dozen
-``{% if %}`` nodes and a ``{% blocktranslate %}``, which made the board most of
-the page's time (docs/PERFORMANCE.md, section 4). The markup is exactly what
-the template wrote; the board's words come from the template's own
-translations, so there is one place to change them. A hand tile was an
-``{% include %}`` of its own template, about 0.1 ms a tile; its two phrases
-are the catalogue's entries that template used, same message ids.
+Measured on a 64-move game (65 tiles on the board), French, best of five runs of
+50 on this 2-core machine: the 225 squares cost 20.8 ms through the template
+engine (a dozen ``{% if %}`` nodes and two ``{% blocktranslate %}`` a square)
+and 0.84 ms here, so they stay in Python (issue 32: a template unless it costs
+more than 2 ms). The markup is what that template writes, byte for byte; the
+words come from the catalogue under the template's message ids.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from html import escape
 
 from django import template
 from django.template.context import Context
-from django.urls import get_script_prefix
-from django.utils.html import conditional_escape, format_html, json_script
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
-from games import page_cache
-from games.presenters import GameView, SquareView, TileView
+from games.presenters import SquareView
 
 register = template.Library()
 
@@ -37,9 +33,8 @@ def board_labels() -> dict[str, SafeString]:
     """The board's words, translated: what ``board_squares`` and the board's ``data-t-*`` read.
 
     One list for the game page's board partial and the rules' examples (both
-    through ``{% board_labels %}``) and for ``games/board_update.py``, which
-    draws squares outside any template. ``t_letter`` keeps its ``%(letter)s``
-    for each square (and board.js) to fill in.
+    through ``{% board_labels %}``). ``t_letter`` keeps its ``%(letter)s`` for
+    each square (and board.js) to fill in.
     """
     return {
         "t_hint": mark_safe(gettext("hint")),
@@ -118,75 +113,15 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
     return mark_safe("".join(out))  # every value above is escaped
 
 
-@register.simple_tag
-def hand_list(view: GameView) -> SafeString:
-    """The viewer's hand, ``<ol id="hand">``: numbered slots (avec marque) or a rack.
-
-    Through the template engine its loop, ``{% if %}`` and counters were about a
-    tenth of the page's template time. The markup, white space included, is
-    what the template wrote: the guided game includes the same ``#hand``. Each
-    phrase is translated once per hand, not once per tile.
-    """
-    label = escape(gettext("My tiles"))
-    joker = escape(gettext("joker"))
-    phrases: dict[int, str] = {}
-
-    def button(tile: TileView) -> str:
-        points = phrases.get(tile.value)
-        if points is None:
-            points = phrases[tile.value] = escape(points_phrase(tile.value))
-        return _tile_button(tile, joker, points)
-
-    if view.hand_slots:
-        kind = "hand-slots"
-        items = "".join(
-            '\n                <li class="hand-slot"><span class="slot-number" aria-hidden="true">'
-            f"{number}</span>{button(tile) if tile else ''}</li>\n              "
-            for number, tile in enumerate(view.hand_by_slot, start=1)
-        )
-    else:
-        kind = "hand-rack"
-        items = "".join(f'<li class="hand-slot">{button(tile)}</li>' for tile in view.my_hand or ())
-    return mark_safe(  # every value above is escaped
-        f'<ol id="hand" class="hand {kind}" aria-label="{label}">'
-        f"\n            \n              {items}\n            \n          </ol>"
-    )
-
-
-@register.simple_tag
-def hand_tile(tile: TileView) -> SafeString:
-    """One tile of the viewer's hand: a button named by its letter (or "joker") and points."""
-    joker = escape(gettext("joker"))
-    return mark_safe(_tile_button(tile, joker, escape(points_phrase(tile.value))))  # escaped
-
-
-def _tile_button(tile: TileView, joker: str, points: str) -> str:
-    """``hand_tile``'s button, given the escaped word for a joker and the tile's points phrase."""
-    letter = escape(tile.letter)
-    value = escape(str(tile.value))
-    is_diable = tile.letter == "?"
-    name = joker if is_diable else letter
-    return (
-        f'<button type="button" class="tile hand-tile{" is-diable" if is_diable else ""}" '
-        f'data-index="{tile.index}" data-letter="{letter}" data-value="{value}" '
-        f'aria-pressed="false" aria-label="{name}, {points}">'
-        f"{tile_face(letter, value, hidden=True)}</button>"
-    )
-
-
-def tile_face(letter: str, value: str, *, hidden: bool = False) -> str:
-    """A tile's letter and points (escaped already), each ``aria-hidden`` if ``hidden``.
+def tile_face(letter: str, value: str) -> str:
+    """A tile's letter and points (escaped already).
 
     The space between them keeps them two words in the page's text, "R 1" as
     the name says them ("lettre R, 1 point"), where "R1" would be one word no
     name contains (WCAG 2.5.3, axe's label-content-name-mismatch), and would
     read like a square. The tile lays them out by CSS: the space shows nowhere.
     """
-    attrs = ' aria-hidden="true"' if hidden else ""
-    return (
-        f'<span class="tile-letter"{attrs}>{letter}</span> '
-        f'<span class="tile-value"{attrs}>{value}</span>'
-    )
+    return f'<span class="tile-letter">{letter}</span> <span class="tile-value">{value}</span>'
 
 
 def points_phrase(points: int) -> str:
@@ -204,79 +139,3 @@ def points_formats() -> SafeString:
     """
     forms = (ngettext("%(counter)s point", "%(counter)s points", n) for n in (1, 2))
     return format_html('data-t-point="{}" data-t-points="{}"', *forms)
-
-
-@register.simple_tag
-def letter_values_script(values: dict[str, int]) -> SafeString:
-    """``values|json_script:"letter-values"`` (board.js's points of each letter), from a memo.
-
-    The same few tile sets on every page: ``json_script`` built the same 27 entries
-    each time (about 30 µs); the memo keys on the entries themselves.
-    """
-    return _letter_values_script(tuple(values.items()))
-
-
-@lru_cache(maxsize=16)
-def _letter_values_script(items: tuple[tuple[str, int], ...]) -> SafeString:
-    return json_script(dict(items), "letter-values")
-
-
-class SharedFragmentNode(template.Node):
-    def __init__(self, nodelist: template.NodeList, key: template.base.FilterExpression) -> None:
-        self.nodelist = nodelist
-        self.key = key
-
-    def render(self, context: Context) -> str:
-        key = self.key.resolve(context)
-        if not key:  # no key given (a template rendered on its own): nothing is cached
-            return self.nodelist.render(context)
-        html = page_cache.fragment("board", str(key), lambda: str(self.nodelist.render(context)))
-        return mark_safe(html)  # the block's own output, rendered and escaped as usual
-
-
-@register.tag
-def shared_fragment(parser: template.base.Parser, token: template.base.Token) -> SharedFragmentNode:
-    """``{% shared_fragment key %}…{% endshared_fragment %}``: the block's HTML, cached.
-
-    For what every viewer of one version of a game sees alike (``games/page_cache.py``):
-    ``key`` must name everything the block depends on but the language, which
-    is added. An empty key renders the block without the cache.
-    """
-    bits = token.split_contents()
-    if len(bits) != 2:
-        raise template.TemplateSyntaxError("shared_fragment takes one argument: the key")
-    nodelist = parser.parse(("endshared_fragment",))
-    parser.delete_first_token()
-    return SharedFragmentNode(nodelist, parser.compile_filter(bits[1]))
-
-
-class FixedFragmentNode(template.Node):
-    def __init__(self, nodelist: template.NodeList) -> None:
-        self.nodelist = nodelist
-        # By language and script prefix (its ``{% url %}``s start with it); lives as
-        # long as the compiled template.
-        self.rendered: dict[tuple[str, str], str] = {}
-
-    def render(self, context: Context) -> str:
-        key = (get_language() or "", get_script_prefix())
-        html = self.rendered.get(key)
-        if html is None:
-            html = self.rendered[key] = str(self.nodelist.render(context))
-        return mark_safe(html)  # the block's own output, rendered and escaped as usual
-
-
-@register.tag
-def fixed_fragment(parser: template.base.Parser, token: template.base.Token) -> FixedFragmentNode:
-    """``{% fixed_fragment %}…{% endfixed_fragment %}``: a block that depends on the language alone.
-
-    Rendered once per language (and script prefix) and process, then served from
-    memory: for the game page's parts that are the same on every page (the joker's
-    dialog, the announcer's phrases, the word check) and the site's header and
-    footer (``{% load site %}``). The block must use no variable but the
-    translations, ``{% url %}``s without arguments and static URLs.
-    """
-    if len(token.split_contents()) != 1:
-        raise template.TemplateSyntaxError("fixed_fragment takes no argument")
-    nodelist = parser.parse(("endfixed_fragment",))
-    parser.delete_first_token()
-    return FixedFragmentNode(nodelist)

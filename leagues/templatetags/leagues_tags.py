@@ -1,20 +1,21 @@
-"""The leagues' pieces on other apps' pages: the player page's history, "My games"' badges.
+"""The leagues' pieces on other pages: the player page's history, a division's standings,
+the lobby's season announcements.
 
-The player page (accounts) and "My games" (games) sit below leagues in the
-layers, so they never import it: their templates load these tags.
+The player page (accounts) and the lobby (games) sit below leagues in the
+layers, so they never import it: their templates load ``league_history`` and
+``league_announcements``. ("My games" gets its league
+badges through ``games.badges``, registered by ``LeaguesConfig.ready``.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
 
 from accounts.models import User
-from games.models import Game
 from leagues import pages
-from leagues.models import Division
 
 register = template.Library()
 
@@ -31,8 +32,7 @@ def league_history(context: template.Context, player: User) -> dict[str, Any]:
     return {"placements": list(pages.player_history(player)), "user": context.get("user")}
 
 
-@register.simple_tag
-def league_divisions(*game_lists: Iterable[Game]) -> dict[int, Division]:
-    """The division of each listed game that belongs to a league, by game id (one query)."""
-    ids = [game.pk for games in game_lists if games for game in games]
-    return pages.league_of_games(ids) if ids else {}
+@register.inclusion_tag("leagues/_lobby_announcements.html")
+def league_announcements() -> dict[str, Any]:
+    """The seasons a player can register for now or soon, each with a link to its league."""
+    return {"announcements": pages.announcements()}

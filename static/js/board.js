@@ -28,6 +28,7 @@
   let width = 0;
   let height = 0;
   let myTurn = false;
+  let canQueue = false; // not the player's turn: a placement is queued for it ("Play when my turn comes")
   let pending = []; // [{square, letter, diable, tile}] in the order placed
   let selected = null; // the hand tile waiting for a square
   let cursor = null; // where typed letters start
@@ -40,9 +41,19 @@
   let returnsNeeded = 0;
   let choiceTiles = new Map(); // a button of the returns picker -> its hand tile
   let previewOk = false;
+  let replaying = false; // the replay shows an earlier move: the board takes no tile
   let emptyPreview = "";
   let suppressClickUntil = 0;
-  let rebuilt = null; // set when htmx replaces #game-area: {focus} where the focus was
+  let rebuilt = null; // set when htmx replaces #game-area: {focus, kept, turn} (afterRebuild)
+  // The board square last used (the roving tabindex's), by name: it outlives the
+  // rebuilds of #game-area, so the board's Tab stop and a lost focus come back to it.
+  let lastSquare = null;
+  // The order of the hand chosen on this page ("Sort" list, Shuffle): it too outlives the rebuilds.
+  let handOrder = null;
+  // The unseen tiles by letter, opened or folded by the player: null until they do, and
+  // then kept through the rebuilds (a move, a poll), which would otherwise fold them again.
+  let unseenOpen = null;
+  const wide = window.matchMedia("(min-width: 900px)");
 
   /* ---------------------------------------------------------------- helpers */
 
@@ -110,6 +121,7 @@
     if (!sq) return;
     for (const other of squares.values()) other.tabIndex = -1;
     sq.tabIndex = 0;
+    lastSquare = sq.dataset.square;
     if (moveFocus) sq.focus();
   }
 
@@ -167,8 +179,11 @@
 
   /* ---------------------------------------------------------- the move */
 
+  /** Play, or "Play when my turn comes" while another player is to move. */
+  const playButton = () => $("#play-button") || $("#queue-button");
+
   function canPlace() {
-    return myTurn && mode === "place" && form;
+    return (myTurn || canQueue) && mode === "place" && form && !replaying;
   }
 
   /** Put a hand tile on a free square; a diable asks for its letter first. */
@@ -281,7 +296,7 @@
   }
 
   function refreshButtons() {
-    const play = $("#play-button");
+    const play = playButton();
     if (play) {
       play.disabled = !(mode === "place" && pending.length && previewOk && returns.size === returnsNeeded);
     }
@@ -340,8 +355,18 @@
   function placeHint(event) {
     const button = event.currentTarget;
     if (!canPlace()) return;
+    if (layOut((button.dataset.placements || "").split(",").filter(Boolean), button.dataset.returns || "")) {
+      announce(t(button, "tPlaced"));
+    } else {
+      announce(t(button, "tMissing"));
+    }
+  }
+
+  /** Lay ``wanted`` ("H8=C", lower case a diable) from the hand onto the board, with the
+   * red-devil ``returnLetters`` chosen, as if the player had placed them; then the usual
+   * preview. False, with nothing placed, when the hand or the board no longer allow it. */
+  function layOut(wanted, returnLetters) {
     clearMove();
-    const wanted = (button.dataset.placements || "").split(",").filter(Boolean);
     const used = new Set();
     const take = (letter) => {
       const tile = freeTiles().find((x) => !used.has(x) && x.dataset.letter === letter);
@@ -354,19 +379,13 @@
       const sq = squares.get(name);
       const diable = letter !== letter.toUpperCase();
       const tile = take(diable ? DIABLE : letter);
-      if (!sq || !tile || !isFree(sq)) {
-        announce(t(button, "tMissing"));
-        return;
-      }
+      if (!sq || !tile || !isFree(sq)) return false;
       placed.push({ square: sq, letter: letter.toUpperCase(), diable, tile });
     }
     const chosen = [];
-    for (const letter of button.dataset.returns || "") {
+    for (const letter of returnLetters) {
       const tile = take(letter);
-      if (!tile) {
-        announce(t(button, "tMissing"));
-        return;
-      }
+      if (!tile) return false;
       chosen.push(tile);
     }
     for (const entry of placed) {
@@ -375,7 +394,15 @@
     }
     returns = new Set(chosen);
     changed();
-    announce(t(button, "tPlaced"));
+    return true;
+  }
+
+  /** The player's queued move (#game-area's data-queued: their own, never another's),
+   * laid out again on the board: to change it and queue it again, or, when it was not
+   * played, to play it now as it is or adjusted. */
+  function layOutQueued() {
+    const queued = area.dataset.queued;
+    if (queued && canPlace()) layOut(queued.split(",").filter(Boolean), area.dataset.queuedReturns || "");
   }
 
   /* ---------------------------------------------------------- exchange */
@@ -474,7 +501,7 @@
   /** Enter after typing: go to the Play button, a second Enter sends the move;
    * to the tiles to give back first while red devils are owed some. */
   function confirmFlow() {
-    const play = $("#play-button");
+    const play = playButton();
     const choice = returns.size < returnsNeeded ? $("#returns-picker .return-choice") : null;
     if (choice) {
       choice.focus();
@@ -544,74 +571,304 @@
     }
   }
 
+  /** The unseen tiles' letters (#unseen-details): open beside the board on a wide screen,
+   * folded on a phone, where they would push the moves out of sight; then as the player left them. */
+  function initUnseen() {
+    const details = $("#unseen-details");
+    if (!details) return;
+    details.open = unseenOpen ?? wide.matches;
+    details.addEventListener("toggle", () => {
+      unseenOpen = details.open;
+    });
+  }
+
   /* ---------------------------------------------------------- replay */
 
+  /* The replay's steps come from the server once, at the first step asked
+   * (games/player_replay.py: the viewer's own hand only, every final hand once
+   * the game is over), up to the version this page shows. The live board is
+   * kept aside while the replay shows an earlier move and put back at the
+   * last one. On a running game the board takes no tile meanwhile (the tiles
+   * laid are taken back first); a new move, brought by the poll, rebuilds the
+   * whole area, which closes the replay on the new position. The keys (arrows,
+   * Home, End) act only while the focus is in the replay's group: the board's
+   * own arrows move between its squares. */
+
   function initReplay() {
-    const data = $("#replay-data");
     const box = $("#replay");
-    if (!data || !box) return;
-    const steps = JSON.parse(data.textContent);
+    if (!box) return;
     const valuesEl = $("#letter-values");
     const values = valuesEl ? JSON.parse(valuesEl.textContent) : {};
     const status = $(".replay-status", box);
-    let step = steps.length;
+    const detail = $("#replay-detail", box);
+    let data = null;
+    let loading = null;
+    let total = Number(box.dataset.total) || 0;
+    let step = total;
+    let live = null; // the live board's squares, kept while an earlier move is shown
 
-    function show(k) {
-      step = Math.max(0, Math.min(steps.length, k));
+    function setStatus() {
+      status.textContent = t(status, "tStep", { step, total });
+      const atStart = step === 0;
+      const atEnd = step === total;
+      // aria-disabled, not disabled: the focused button keeps the focus (and the keys) at either end.
+      for (const name of ["first", "prev"]) $(`[data-replay="${name}"]`, box).setAttribute("aria-disabled", String(atStart));
+      for (const name of ["next", "last"]) $(`[data-replay="${name}"]`, box).setAttribute("aria-disabled", String(atEnd));
+    }
+
+    function load() {
+      if (!loading) {
+        loading = fetch(box.dataset.url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+          .then(async (response) => {
+            // A refusal says why in the page's language ({"error": …}); else the page's own words.
+            const answer = await response.json().catch(() => ({}));
+            if (!response.ok) throw new Error(answer.error || "");
+            return answer;
+          })
+          .then((json) => {
+            data = json;
+            total = data.total;
+            return data;
+          })
+          .catch((error) => {
+            loading = null; // the next press tries again
+            status.textContent = error.message || t(box, "tError");
+            throw error;
+          });
+      }
+      return loading;
+    }
+
+    function keepLive() {
+      if (live) return;
+      if (pending.length) clearMove();
+      select(null);
+      live = new Map(
+        Array.from(squares, ([name, sq]) => [name, { html: sq.innerHTML, cls: sq.className, label: sq.getAttribute("aria-label"), letter: sq.dataset.letter }]),
+      );
+      replaying = true;
+      $("#board-wrap")?.classList.add("is-replaying");
+    }
+
+    function restoreLive() {
+      if (!live) return;
+      for (const [name, saved] of live) {
+        const sq = squares.get(name);
+        sq.innerHTML = saved.html;
+        sq.className = saved.cls;
+        sq.setAttribute("aria-label", saved.label);
+        if (saved.letter === undefined) delete sq.dataset.letter;
+        else sq.dataset.letter = saved.letter;
+      }
+      live = null;
+      replaying = false;
+      $("#board-wrap")?.classList.remove("is-replaying");
+    }
+
+    function drawBoard() {
       for (const sq of squares.values()) {
         $$(".board-tile", sq).forEach((el) => el.remove());
-        sq.classList.remove("has-tile", "last-move");
+        sq.classList.remove("has-tile", "last-move", "has-pending");
         delete sq.dataset.letter;
         sq.setAttribute("aria-label", emptyLabel(sq));
       }
-      steps.slice(0, step).forEach((placements, i) => {
-        for (const [name, letter, diable] of placements) {
+      data.steps.slice(1, step + 1).forEach((played, i) => {
+        const last = i === step - 1;
+        for (const [name, letter, diable] of played.place) {
           const sq = squares.get(name);
           if (!sq) continue;
-          const last = i === step - 1;
-          const shown = letter.toUpperCase();
-          sq.append(tileMarkup(shown, values[shown], diable));
+          sq.append(tileMarkup(letter, values[letter], diable));
           sq.classList.add("has-tile");
           sq.classList.toggle("last-move", last);
-          sq.dataset.letter = shown;
-          sq.setAttribute("aria-label", tileLabel(sq, shown, values[shown], diable, last ? t(board, "tLast") : ""));
+          sq.dataset.letter = letter;
+          sq.setAttribute("aria-label", tileLabel(sq, letter, values[letter], diable, last ? t(board, "tLast") : ""));
         }
       });
-      status.textContent = t(status, "tStep", { step, total: steps.length });
-      $('[data-replay="first"]', box).disabled = $('[data-replay="prev"]', box).disabled = step === 0;
-      $('[data-replay="last"]', box).disabled = $('[data-replay="next"]', box).disabled = step === steps.length;
+    }
+
+    function fillList(list, items) {
+      list.replaceChildren(
+        ...items.map((text) => {
+          const li = document.createElement("li");
+          li.textContent = text;
+          return li;
+        }),
+      );
+    }
+
+    function drawDetail() {
+      const shown = data.steps[step];
+      const move = shown.move;
+      $("#replay-move", box).textContent = move
+        ? `${t(box, "tMove", { player: move.player, notation: move.notation })} (${pointsLabel(move.points)})`
+        : t(box, "tDeal");
+      const words = $("#replay-words", box);
+      words.textContent = move && move.words.length ? t(box, "tWords", { words: move.words.join(", ") }) : "";
+      words.hidden = !words.textContent;
+      fillList(
+        $("#replay-scores", box),
+        data.players.map((player, k) => t(box, "tScore", { player, score: shown.scores[k] })),
+      );
+      const ownHand = $("#replay-hand", box);
+      if (ownHand) ownHand.textContent = (shown.hand || "").split("").join(" ");
+      const final = $("#replay-final", box);
+      if (final) final.hidden = !shown.hands?.length;
+      if (final && shown.hands?.length) {
+        fillList(
+          $("#replay-hands", box),
+          data.players.map((player, k) => t(box, "tScore", { player, score: shown.hands[k].split("").join(" ") || "—" })),
+        );
+      }
+      detail.hidden = false;
+    }
+
+    async function show(k) {
+      try {
+        await load();
+      } catch {
+        return;
+      }
+      if (!area.contains(box)) return; // the area was rebuilt meanwhile
+      step = Math.max(0, Math.min(total, k));
+      if (step === total) restoreLive();
+      else {
+        keepLive();
+        drawBoard();
+      }
+      drawDetail();
+      setStatus();
     }
 
     box.addEventListener("click", (event) => {
       const button = event.target.closest("[data-replay]");
       if (!button) return;
-      const jump = { first: 0, prev: step - 1, next: step + 1, last: steps.length };
+      const jump = { first: 0, prev: step - 1, next: step + 1, last: total };
       show(jump[button.dataset.replay]);
     });
-    show(step);
+    box.addEventListener("keydown", (event) => {
+      const keys = { ArrowLeft: step - 1, ArrowUp: step - 1, ArrowRight: step + 1, ArrowDown: step + 1, Home: 0, End: total };
+      if (!(event.key in keys) || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      show(keys[event.key]);
+    });
+    setStatus();
   }
 
-  /* ---------------------------------------------------------- setup */
+  /* ------------------------------------------------- the order of the hand */
 
+  /* The tiles are buttons moved from slot to slot: a tile placed on the board,
+   * chosen for an exchange or selected keeps its state wherever it goes. The
+   * server draws the hand in the player's order (games.presenters.sorted_hand);
+   * the "Sort" list changes it here at once and saves it on the player's
+   * account; Shuffle sets it back to "unsorted". */
+
+  /** Put ``tiles`` in the hand's slots, first to last. */
+  function fillSlots(tiles) {
+    const slots = $$(".hand-slot", hand);
+    tiles.forEach((tile, i) => slots[i].append(tile));
+  }
+
+  /** The comparison of sorted_hand (games/presenters.py): diables first or last,
+   * then the most points first (by value), then A to Z, then the dealt order. */
+  function handOrderKey(order) {
+    const byValue = order.startsWith("value-");
+    const diablesFirst = order.endsWith("-diables-first");
+    const rank = (tile) => ((tile.dataset.letter === DIABLE) !== diablesFirst ? 1 : 0);
+    const letter = (a, b) => (a.dataset.letter < b.dataset.letter ? -1 : a.dataset.letter > b.dataset.letter ? 1 : 0);
+    return (a, b) => rank(a) - rank(b)
+      || (byValue ? Number(b.dataset.value) - Number(a.dataset.value) : 0)
+      || letter(a, b)
+      || Number(a.dataset.index) - Number(b.dataset.index);
+  }
+
+  /** Lay the hand out in ``order``; "unsorted" is the dealt order, each tile in its own
+   * slot when the slots are numbered (avec marque), as the server draws it. */
+  function arrangeHand(order) {
+    if (!hand) return;
+    const tiles = handTiles();
+    if (order !== "unsorted") return fillSlots(tiles.sort(handOrderKey(order)));
+    const slots = $$(".hand-slot", hand);
+    const numbered = hand.classList.contains("hand-slots");
+    tiles.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index));
+    tiles.forEach((tile, i) => slots[numbered ? Number(tile.dataset.index) : i]?.append(tile));
+  }
+
+  /** Save the order on the player's account: one request at a time, the latest choice
+   * last (arrow keys on the list change it at each step). A refusal is shown under the list. */
+  let saving = false;
+  let orderToSave = null;
+  async function saveHandOrder(order) {
+    const sortForm = $("#hand-sort-form");
+    if (!sortForm || sortForm.dataset.save !== "true") return;
+    orderToSave = order;
+    if (saving) return;
+    saving = true;
+    while (orderToSave !== null) {
+      const body = new FormData($("#hand-sort-form") || sortForm);
+      body.set("hand_order", orderToSave);
+      orderToSave = null;
+      let message = "";
+      try {
+        const answer = await fetch(sortForm.action, { method: "POST", body, credentials: "same-origin" });
+        if (answer.status !== 204) {
+          const plain = (answer.headers.get("Content-Type") || "").startsWith("text/plain");
+          message = (plain && (await answer.text()).trim()) || t(sortForm, "tFailed");
+        }
+      } catch (error) {
+        message = t(sortForm, "tFailed");
+      }
+      const shown = $("#hand-sort-message");
+      if (shown) shown.textContent = message;
+    }
+    saving = false;
+  }
+
+  function onSortChange(event) {
+    handOrder = event.currentTarget.value;
+    arrangeHand(handOrder);
+    saveHandOrder(handOrder);
+  }
+
+  /** Shuffle: a new order the player sees; the list says "Unsorted" until they sort again. */
   function shuffleHand() {
     const tiles = handTiles();
     for (let i = tiles.length - 1; i > 0; i -= 1) {
       const j = Math.floor(Math.random() * (i + 1));
       [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
     }
-    const slots = $$(".hand-slot", hand);
-    tiles.forEach((tile, i) => slots[i].append(tile));
+    fillSlots(tiles);
+    const select = $("#hand-sort");
+    if (select && handOrder !== "unsorted") {
+      handOrder = select.value = "unsorted";
+      saveHandOrder(handOrder);
+    }
   }
+
+  /** A new #game-area comes drawn in the order saved when it was built: the order chosen
+   * on this page since (a save still on its way) wins. */
+  function keepHandOrder() {
+    const select = $("#hand-sort");
+    if (!select) return;
+    if (handOrder === null) handOrder = select.value;
+    else if (select.value !== handOrder) {
+      select.value = handOrder;
+      arrangeHand(handOrder);
+    }
+  }
+
+  /* ---------------------------------------------------------- setup */
 
   function init() {
     area = $("#game-area");
     board = $("#board");
     if (!area || !board) return;
     hand = $("#hand");
-    form = $("#move-form");
+    // The player's turn: #move-form; another's: #queue-form, whose button queues the move.
+    form = $("#move-form") || $("#queue-form");
     previewTrigger = $("#preview-trigger");
     announcer = $("#board-announcer");
     myTurn = area.dataset.myTurn === "true";
+    canQueue = area.dataset.canQueue === "true";
     pending = [];
     selected = cursor = null;
     typed = 0;
@@ -620,13 +877,17 @@
     returns = new Set();
     returnsNeeded = 0;
     previewOk = false;
+    replaying = false;
     const preview = $("#preview");
     emptyPreview = preview ? preview.outerHTML : "";
 
     squares = new Map($$(".sq[data-square]", board).map((sq) => [sq.dataset.square, sq]));
     width = Number(getComputedStyle(board).getPropertyValue("--cols")) || $$(".col-head", board).length;
     height = $$(".board-row", board).length - 1;
-    focusSquare(squares.get($(".sq-start", board)?.dataset.square) || squares.values().next().value, false);
+    focusSquare(
+      squares.get(lastSquare) || squares.get($(".sq-start", board)?.dataset.square) || squares.values().next().value,
+      false,
+    );
 
     board.addEventListener("click", onBoardClick);
     board.addEventListener("keydown", onBoardKey);
@@ -637,6 +898,8 @@
     }
     $("#hint-place")?.addEventListener("click", placeHint);
     $("#shuffle-hand")?.addEventListener("click", shuffleHand);
+    $("#hand-sort")?.addEventListener("change", onSortChange);
+    keepHandOrder();
     $("#recall-tiles")?.addEventListener("click", clearMove);
     $("#direction-toggle")?.addEventListener("click", toggleDirection);
     $("#exchange-button")?.addEventListener("click", () => setMode(mode === "exchange" ? "place" : "exchange"));
@@ -645,22 +908,69 @@
       const zoomed = $("#board-wrap").classList.toggle("is-zoomed");
       event.currentTarget.setAttribute("aria-pressed", String(zoomed));
     });
+    initUnseen();
     initReplay();
     refreshButtons();
-    if (rebuilt) afterRebuild(rebuilt.focus);
+    // Tiles kept through a poll are put back, unless they were just the queued move laid
+    // out (unchanged): then the queued move as it is now is laid out (or nothing, played).
+    const kept = rebuilt ? rebuilt.kept : [];
+    const asQueued = rebuilt && rebuilt.queued && asPlacements(kept) === rebuilt.queued;
+    if (kept.length && !asQueued) putBack(kept);
+    else layOutQueued();
+    if (rebuilt) reopen(rebuilt.opened);
+    if (rebuilt) afterRebuild(rebuilt.focus, rebuilt.turn);
     rebuilt = null;
+  }
+
+  /* An open page polls (the #game-area's hx-get): the player to move learns of a
+   * resignation, a day given or a chat message while placing tiles. The new area
+   * comes without them; put them back on their squares, with the same letters of
+   * the new hand, and say which came back to the hand because a square was taken
+   * meanwhile (or the hand no longer has the letter). A move of one's own (a POST)
+   * starts afresh. */
+  function keptPlacements() {
+    return pending.map((p) => ({ square: p.square.dataset.square, letter: p.letter, diable: p.diable }));
+  }
+
+  /** Kept placements in the move form's format, as data-queued writes them. */
+  const asPlacements = (kept) => kept.map((p) => `${p.square}=${p.diable ? p.letter.toLowerCase() : p.letter}`).join(",");
+
+  function putBack(kept) {
+    if (!kept || !kept.length || !canPlace()) return;
+    const back = [];
+    for (const p of kept) {
+      const sq = squares.get(p.square);
+      const tile = freeTiles().find((x) => x.dataset.letter === (p.diable ? DIABLE : p.letter));
+      if (sq && tile && isFree(sq)) {
+        pending.push({ square: sq, letter: p.letter, diable: p.diable, tile });
+        tile.classList.add("is-placed");
+      } else {
+        back.push(`${p.diable ? p.letter.toLowerCase() : p.letter} (${p.square})`);
+      }
+    }
+    if (pending.length) changed();
+    const note = $("#tiles-returned");
+    if (back.length && note) note.textContent = t(note, "tReturned", { tiles: back.join(", ") });
   }
 
   /* A move (one's own or, while waiting, another player's) rebuilds #game-area.
    * Whoever had the focus in it would otherwise land at the top of the page, and
    * a keyboard user would have to Tab back through the site's links: keep the
    * focus on the same control (by id, by square, or by its place among the
-   * area's controls), else on the board. And say whose turn it is now. */
+   * area's controls) if it can still take it, else on the board's square last
+   * used. The button that sent the move (Play, Pass, the exchange) gives the
+   * focus back to the board: against the computer, whose reply comes with the
+   * answer, the new area has a Play button again, disabled, which cannot take
+   * the focus (it went to <body>). And say whose turn it is now. */
   const focusables = () => $$("a[href], button, input, select, textarea, summary, [tabindex='0']", area);
+
+  /** Whether ``el`` can take the focus: enabled, shown, not inside a closed <details>. */
+  const canFocus = (el) => Boolean(el) && !el.disabled && el.getClientRects().length > 0;
 
   function rememberFocus() {
     const active = document.activeElement;
     if (!area || !active || active === document.body || !area.contains(active)) return null;
+    if (form && active.form === form && active.type === "submit") return { board: true };
     return {
       id: active.id,
       square: active.dataset.square || null,
@@ -669,16 +979,40 @@
     };
   }
 
-  function afterRebuild(focus) {
+  /* A confirmation the player opened (Resign, Pass) stays open through a poll: the new
+   * area would bring it closed, under the finger about to press "Yes". Each box is known
+   * by its form's address and its summary's words, the same in the new area. */
+  function boxKey(box) {
+    const form = box.closest("form");
+    return `${form ? form.getAttribute("action") : ""}|${box.querySelector("summary")?.textContent.trim()}`;
+  }
+
+  function openedBoxes() {
+    return area ? [...area.querySelectorAll("details[open]")].map(boxKey) : [];
+  }
+
+  function reopen(keys) {
+    if (!keys || !keys.length) return;
+    for (const box of area.querySelectorAll("details")) {
+      if (keys.includes(boxKey(box))) box.open = true;
+    }
+  }
+
+  function afterRebuild(focus, turn) {
     // A page may name what to read instead (data-announce: the guided game's step news).
+    // A poll that changed neither the turn nor the end (a chat message, a day given)
+    // says nothing: "Your turn." again at every chat message would only be noise.
     const status = $("[data-announce], .turn-banner, #game-over-title", area);
-    if (status) announce(status.textContent.trim());
+    const same = turn && turn === area.dataset.myTurn + area.dataset.over;
+    if (status && !same) announce(status.textContent.trim());
     if (!focus) return;
-    const same = focusables()[focus.index];
-    const target = (focus.id && document.getElementById(focus.id))
-      || (focus.square && squares.get(focus.square))
-      || (same && !same.dataset.square && same.tagName + "." + same.className === focus.kind ? same : null)
-      || $('.sq[tabindex="0"]', board);
+    const alike = focusables()[focus.index];
+    const byId = focus.id ? document.getElementById(focus.id) : null;
+    const target = [
+      byId,
+      focus.square && squares.get(focus.square),
+      alike && !alike.dataset.square && alike.tagName + "." + alike.className === focus.kind ? alike : null,
+    ].find((el) => !focus.board && canFocus(el)) || $('.sq[tabindex="0"]', board);
     if (target && target.dataset.square) focusSquare(target, false);
     if (target) target.focus({ preventScroll: true });
   }
@@ -718,10 +1052,28 @@
   });
 
   // Registered after the handler above, so it sees where the swap really goes.
+  // A poll (a GET) keeps the tiles being placed and says nothing if the turn is the same.
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     if (detail.shouldSwap && detail.target && detail.target.id === "game-area") {
-      rebuilt = { focus: rememberFocus() };
+      const poll = detail.requestConfig && detail.requestConfig.verb === "get";
+      rebuilt = {
+        focus: rememberFocus(),
+        kept: poll ? keptPlacements() : [],
+        opened: poll ? openedBoxes() : [],
+        turn: poll && area ? area.dataset.myTurn + area.dataset.over : null,
+        queued: area ? area.dataset.queued || "" : "",
+      };
+    }
+  });
+
+  // The poll waits while the tab is hidden (no request a player cannot see) and
+  // goes at once when it shows again: #game-area's hx-trigger has
+  // "visibilitychange from:document", which this lets through only then.
+  document.addEventListener("htmx:confirm", (event) => {
+    const elt = event.detail.elt;
+    if (elt && elt.id === "game-area" && event.detail.verb === "get" && document.visibilityState === "hidden") {
+      event.preventDefault();
     }
   });
 

@@ -31,4 +31,16 @@
       form.reset();
     }
   });
+
+  // The installable app's service worker (diamino_site/pwa.py): it keeps the static files
+  // and an offline page, never a game page. Registered once the page has loaded, so that
+  // its first download never competes with the page's own files.
+  const worker = document.documentElement.dataset.serviceWorker;
+  if (worker && "serviceWorker" in navigator) {
+    window.addEventListener("load", () => {
+      navigator.serviceWorker.register(worker, { scope: "/" }).catch(() => {
+        // No worker (a private window, a browser that refuses it): the site works without it.
+      });
+    });
+  }
 })();

@@ -30,7 +30,7 @@ def requests_commit() -> Iterator[None]:
     """Each request's on-commit callbacks run when it ends, as its commit would run them.
 
     allauth's emails are outbox rows whose sending is queued on commit
-    (``accounts/outbox.py``); the test's transaction never commits, so without
+    (``notifications/account_emails.py``); the test's transaction never commits, so without
     this no email would leave during the test.
     """
 

@@ -189,3 +189,23 @@ def test_an_account_email_given_up_by_the_sweep_forgets_its_link(client: Client,
     periodic.sweep()
     row.refresh_from_db()
     assert row.status == "failed" and row.context == {}
+
+
+def test_without_the_outbox_an_account_email_fails_the_request_rather_than_vanish() -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from accounts.signals import account_email_rendered
+    from notifications.account_emails import account_email_write
+
+    make_player("alice")
+    account_email_rendered.disconnect(dispatch_uid="account-email-write")
+    try:
+        with pytest.raises(
+            ImproperlyConfigured, match=re.escape("alice@example.com would be lost")
+        ):
+            Client().post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    finally:
+        account_email_rendered.connect(account_email_write, dispatch_uid="account-email-write")
+    assert account_rows() == []
+    Client().post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert len(account_rows()) == 1

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
@@ -67,8 +70,8 @@ def _visitor_address(env: dict[str, str]) -> str:
     script = (
         "import django; django.setup(); "
         "from django.test import RequestFactory; "
-        "from allauth.core.internal.ratelimit import get_ip; "
-        "print(get_ip(RequestFactory().get('/', REMOTE_ADDR='10.0.0.1', "
+        "from allauth.account.adapter import get_adapter; "
+        "print(get_adapter().get_client_ip(RequestFactory().get('/', REMOTE_ADDR='10.0.0.1', "
         "HTTP_X_FORWARDED_FOR='203.0.113.7')))"
     )
     result = subprocess.run(
@@ -88,3 +91,25 @@ def test_behind_a_proxy_each_visitor_is_counted_by_their_own_address() -> None:
     # log-ins would stop everyone logging in.
     assert _visitor_address({"DJANGO_BEHIND_PROXY": "1"}) == "203.0.113.7"
     assert _visitor_address({}) == "10.0.0.1"  # no proxy: the header is not trusted
+
+
+def test_a_password_reset_lets_the_owner_in_again_from_where_they_were_stopped(
+    mailoutbox: list[mail.EmailMessage],
+) -> None:
+    make_player("alice")
+    owner = from_address("198.51.100.4")
+    for _ in range(5):
+        log_in(owner, "forgotten")
+    assert TOO_MANY in log_in(owner, PASSWORD)
+    owner.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    link = re.search(r"https?://\S*/accounts/password/reset/key/\S*", str(mailoutbox[-1].body))
+    assert link is not None
+    form_page = owner.get(link.group(0), follow=True)
+    new = {"password1": "diable-rouge-2026", "password2": "diable-rouge-2026"}
+    owner.post(form_page.redirect_chain[-1][0], new)
+    assert TOO_MANY not in log_in(owner, "diable-rouge-2026")
+    assert get_user(owner).is_authenticated
+    stranger = from_address("203.0.113.9")  # the reset forgot the owner's address only
+    for _ in range(5):
+        log_in(stranger, "guess")
+    assert TOO_MANY in log_in(stranger, "diable-rouge-2026")

@@ -8,6 +8,7 @@ from django.core import mail
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from django.utils import translation
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import User
@@ -71,12 +72,18 @@ def test_an_unconfirmed_player_is_told_to_confirm_their_address_first() -> None:
     assert "new@example.com" in page
 
 
-def test_an_htmx_request_from_an_unconfirmed_player_gets_a_403_saying_why() -> None:
-    response = call(make_player("new", verified=False, language="en"), htmx=True)
+@pytest.mark.parametrize(
+    ("language", "why"),
+    [
+        ("en", "Confirm your email address before you join or create games."),
+        ("fr", "Confirmez votre adresse e-mail avant de rejoindre ou de créer des parties."),
+    ],
+)
+def test_an_htmx_request_from_an_unconfirmed_player_gets_a_403_saying_why(language, why) -> None:
+    with translation.override(language):  # as LocaleMiddleware leaves it for the request
+        response = call(make_player("new", verified=False, language=language), htmx=True)
     assert response.status_code == 403
-    assert "Confirm your email address before you join or create games." in (
-        response.content.decode()
-    )
+    assert why in response.content.decode()
 
 
 def test_the_confirm_first_page_sends_the_confirmation_again(

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import TurnEmails, User
-from tests.factories import PASSWORD, make_player
+from tests.factories import PASSWORD, make_player, page_language
 
 pytestmark = pytest.mark.django_db
 
@@ -49,13 +49,14 @@ def test_a_player_changes_their_profile_and_email_preferences() -> None:
         False,
         True,
     )
-    assert str(alice) == "Alice la Reine"
+    # Others see the name with the username beside it: it cannot be borrowed.
+    assert str(alice) == "Alice la Reine (@alice)"
 
 
 def test_pages_follow_the_players_language_and_time_zone() -> None:
     client, _ = signed_in("alice", language="en", time_zone="Asia/Tokyo")
     page = client.get(reverse("accounts:settings")).content.decode()
-    assert '<html lang="en">' in page
+    assert page_language(page) == "en"
     assert '<option value="Asia/Tokyo" selected>' in page
 
 
@@ -81,7 +82,7 @@ def test_the_header_language_switch_sticks_for_a_signed_in_player() -> None:
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     alice.refresh_from_db()
     assert alice.language == "en"
-    assert '<html lang="en">' in client.get("/").content.decode()
+    assert page_language(client.get("/").content.decode()) == "en"
 
 
 def test_the_nav_links_to_settings_and_the_players_own_page() -> None:

@@ -520,3 +520,20 @@ def test_a_sentence_that_ends_with_a_time_ends_with_one_full_stop() -> None:
     with translation.override("en"):
         for name in ("DATETIME_FORMAT", "SHORT_DATETIME_FORMAT", "TIME_FORMAT"):
             assert not formats.date_format(datetime(2026, 12, 3, 22, 0), name).endswith(".")
+
+
+def test_a_vacation_no_clock_would_hear_of_is_refused_loudly() -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from accounts.signals import vacation_starting
+    from games.vacations import clocks_stop
+
+    alice = make_player("alice")
+    vacation_starting.disconnect(dispatch_uid="clocks-stop")
+    try:
+        with pytest.raises(ImproperlyConfigured):
+            vacation_start(user=alice, days=2)
+    finally:
+        vacation_starting.connect(clocks_stop, dispatch_uid="clocks-stop")
+    assert not Vacation.objects.filter(user=alice).exists()
+    assert vacation_start(user=alice, days=2).user == alice

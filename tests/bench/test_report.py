@@ -1,11 +1,12 @@
-"""The report says what was measured, against which target, and why a part is missing."""
+"""The report's generated blocks: the targets judged from the figures, the tables'
+rows, and the blocks put between their markers in docs/PERFORMANCE.md."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks import coldstart, movegen, report
-from benchmarks.__main__ import selected
+from benchmarks import analysis, coldstart, markdown, movegen, phone, report
+from benchmarks.__main__ import OUTPUT, selected
 from benchmarks.machine import Machine
 from benchmarks.stats import Latency
 from benchmarks.web import WebConfig, WebResult
@@ -15,20 +16,21 @@ from benchmarks.web.stack import Services
 SERVICES = Services("postgres://x/diamino_bench", "redis://x/11", "PostgreSQL 15", "Redis 7")
 
 
-def endpoint(name: str, per_second: float, p95_s: float, errors: int = 0) -> Endpoint:
+def endpoint(name: str, p95_s: float, errors: int = 0, count: int = 100) -> Endpoint:
     return Endpoint(
         name=name,
-        latency=Latency.of([p95_s / 2] * 50 + [p95_s] * 50),
-        per_second=per_second,
+        latency=Latency.of([p95_s / 2] * (count // 2) + [p95_s] * (count - count // 2)),
+        per_second=count / 6.0,
         errors=errors,
         error_examples=("HTTP 500",) if errors else (),
-        statuses={200: 100},
-        queries_median=6,
+        statuses={200: count},
+        queries_median=4,
         queries_max=6,
     )
 
 
-def phase(name: str, *endpoints: Endpoint, cpu: float = 1.0) -> PhaseResult:
+def phase(name: str, *endpoints: Endpoint, cpu: float = 1.0, speed: float = 30.0) -> PhaseResult:
+    """A 6 s window; ``cpu`` seconds of gunicorn and a tenth of that of PostgreSQL."""
     return PhaseResult(
         name=name,
         workers=50,
@@ -37,35 +39,26 @@ def phase(name: str, *endpoints: Endpoint, cpu: float = 1.0) -> PhaseResult:
         server_cpu_s={"gunicorn": cpu, "postgres": cpu / 10},
         client_cpu_s=0.5,
         load_before=(1.0, 1.0, 1.0),
+        cpu_speed_ms=speed,
     )
 
 
-def web_result(
-    submit_p95_s: float,
-    page_rate: float,
-    errors: int = 0,
-    *,
-    page_cpu: float = 1.0,
-    flat_cpu: float = 1.0,
-) -> WebResult:
-    """CPU in seconds per phase: 100 requests a phase, so 1.0 s (+10% PostgreSQL) is 11 ms each."""
-    phases = {
-        "bare": phase("bare", endpoint("bare", 1000, 0.01)),
-        "bare, signed in": phase("bare, signed in", endpoint("bare", 400, 0.02)),
-        "floor": phase("floor", endpoint("floor", 300, 0.03)),
-        "page": phase("page", endpoint("page", page_rate, 0.2, errors), cpu=page_cpu),
-        "preview": phase("preview", endpoint("preview", 200, 0.1)),
-        "play": phase(
-            "play",
-            endpoint("page", 5, 0.05),
-            endpoint("poll", 10, 0.02),
-            endpoint("preview", 3, 0.03),
-            endpoint("submit", 3, submit_p95_s),
-        ),
-        "flat out": phase(
-            "flat out", endpoint("page", 20, 0.5), endpoint("submit", 20, 0.5), cpu=flat_cpu
-        ),
-        "bare, again": phase("bare, again", endpoint("bare", 1000, 0.01)),
+def step(page_p95_s: float, move_p95_s: float, errors: int = 0, speed: float = 30.0) -> PhaseResult:
+    return phase(
+        "step",
+        endpoint("page", page_p95_s, errors),
+        endpoint("poll", 0.01),
+        endpoint("submit", move_p95_s),
+        speed=speed,
+    )
+
+
+def web_result(steps: dict[int, PhaseResult], *, stopped: bool = False) -> WebResult:
+    closed = {
+        "bare": phase("bare", endpoint("bare", 0.01)),
+        "page": phase("page", endpoint("page", 0.2), cpu=4.0),
+        # 100 page reads and 100 moves: 9.9 s, of which the reads at the page's 44 ms.
+        "flat out": phase("flat out", endpoint("page", 0.5), endpoint("submit", 0.5), cpu=9.0),
     }
     profile = {
         "page": {
@@ -73,16 +66,16 @@ def web_result(
             "ms_median": 9.0,
             "ms_mean": 9.5,
             "cpu_ms_median": 7.0,
-            "queries_median": 6,
+            "queries_median": 4,
             "shares": {"database": 0.2, "templates": 0.5, "engine": 0.01, "other": 0.29},
         }
     }
-    return WebResult(WebConfig(), SERVICES, 50, 20, 3.0, phases, profile)
+    return WebResult(WebConfig(), SERVICES, 60.0, closed, steps, profile, stopped)
 
 
-def run(**changes) -> report.Run:
+def run(**changes: object) -> report.Run:
     base = report.Run(
-        machine=Machine("Test CPU", 2, 24.0, "Linux", "CPython 3.11", reference_ms=123.4),
+        machine=Machine("Test CPU", 2, 24.0, "Linux", "CPython 3.11", reference_ms=23.4),
         date="2026-01-01 00:00 UTC",
         load_start=(3.5, 2.0, 1.0),
         load_end=(4.0, 2.5, 1.5),
@@ -93,68 +86,104 @@ def run(**changes) -> report.Run:
     return base
 
 
-def test_targets_met_and_not_met_are_both_said() -> None:
-    web = web_result(submit_p95_s=0.050, page_rate=100, page_cpu=4.0, flat_cpu=9.0)
-    text = report.render(run(web=web))
-    assert (
-        "| Move submission p95 < 100 ms with 50 players playing at once | 50.0 ms "
-        "(CPU speed: the fixed loop took 123 ms) | yes |" in text
+def rows_of(text: str) -> list[list[str]]:
+    return [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("|")
+    ]
+
+
+def test_the_200_player_targets_are_judged_with_the_step_s_cpu_speed() -> None:
+    web = web_result({50: step(0.02, 0.03), 200: step(0.08, 0.15, speed=41.0)})
+    rows = rows_of(report.targets_block(run(web=web)))
+    assert ["Game page p95 < 100 ms with 200 players at once", "80.0 ms", "41", "yes"] in rows
+    assert [
+        "Move submission p95 < 100 ms with 200 players at once",
+        "150.0 ms",
+        "41",
+        "**not met**",
+    ] in rows
+    assert ["Errors over the whole site run: 0", "0", "41", "yes"] in rows
+
+
+def test_errors_anywhere_in_the_site_run_miss_the_target() -> None:
+    web = web_result({50: step(0.02, 0.03, errors=2), 200: step(0.05, 0.05)})
+    rows = rows_of(report.targets_block(run(web=web)))
+    assert ["Errors over the whole site run: 0", "2", "30", "**not met**"] in rows
+    assert "- 50 players / page: 2 (HTTP 500)" in report.errors_block(web)
+
+
+@pytest.mark.parametrize(
+    ("steps", "figure"),
+    [
+        ({50: (0.05, 0.05), 100: (0.1, 0.15), 200: (0.3, 0.1)}, "100 (200 did not pass)"),
+        ({50: (0.25, 0.05), 200: (0.3, 0.1)}, "fewer than 50"),
+        ({50: (0.05, 0.05), 200: (0.1, 0.1)}, "at least 200 (every step passed)"),
+        # A noisy minute: 100 failed (an error) and 200 passed; the first failure counts.
+        ({50: (0.05, 0.05), 100: (0.05, 0.05, 1), 200: (0.1, 0.1)}, "50 (100 did not pass)"),
+    ],
+)
+def test_the_capacity_is_the_most_players_passing_below_the_first_failure(
+    steps: dict[int, tuple[float, ...]], figure: str
+) -> None:
+    web = web_result({n: step(*(s[0], s[1]), *s[2:]) for n, s in steps.items()})  # type: ignore[arg-type]
+    rows = rows_of(report.targets_block(run(web=web)))
+    capacity = next(r for r in rows if r[0].startswith("Capacity"))
+    assert capacity[1] == figure
+
+
+def test_a_run_with_no_step_has_no_capacity() -> None:
+    rows = rows_of(report.targets_block(run(web=web_result({}))))
+    assert next(r for r in rows if r[0].startswith("Capacity"))[1] == "not measured"
+    assert next(r for r in rows if r[0].startswith("Game page p95"))[1:] == [
+        "not measured",
+        "–",
+        "**not met**",
+    ]
+
+
+def test_a_search_stopped_by_its_budget_says_so() -> None:
+    web = web_result({50: step(0.05, 0.05), 200: step(0.05, 0.05)}, stopped=True)
+    rows = rows_of(report.targets_block(run(web=web)))
+    capacity = next(r for r in rows if r[0].startswith("Capacity"))
+    assert capacity[1].endswith("the search stopped at its time budget")
+
+
+def test_each_step_has_its_row_in_order_with_its_verdict() -> None:
+    web = web_result({200: step(0.3, 0.1), 50: step(0.02, 0.03), 100: step(0.1, 0.15)})
+    rows = rows_of(report.steps_block(web))[2:]
+    assert [r[0] for r in rows] == ["50", "100", "200"]
+    assert [r[-1] for r in rows] == ["yes", "yes", "no"]
+    # 50 pages at 150 ms and 50 at 300 ms: the median between them, p95 300 ms;
+    # server CPU 1.1 s in 6 s.
+    assert rows[2][1:5] == ["225.0", "300.0", "75.0", "100.0"]
+    assert rows[2][8] == "0.18"
+
+
+def test_the_move_s_cpu_is_the_chains_less_their_page_reads() -> None:
+    web = web_result({})
+    # The page alone: 4.4 s for 100 requests, 44 ms each (4 ms PostgreSQL).
+    assert report.cpu_per_request(web, "page", "page") == pytest.approx((44.0, 4.0))
+    # The chains: 9.9 s for 100 reads and 100 moves; the reads at 44 ms leave 55 ms a move.
+    assert report.cpu_per_request(web, "flat out", "submit") == pytest.approx((55.0, 5.0))
+    assert report.cpu_per_request(web, "flat out", "page") is None
+    row = next(r for r in rows_of(report.closed_block(web)) if r[0] == "Move submission (htmx)")
+    assert row[5:7] == ["55.0", "5.00"]
+
+
+def test_a_site_that_could_not_run_says_why_in_each_of_its_blocks() -> None:
+    blocks = report.blocks(run(failures={"site": "PostgreSQL at x does not answer"}))
+    for name in report.SITE_BLOCKS:
+        assert "PostgreSQL at x does not answer" in blocks[name]
+    assert ["(site)", "not measured", "–", "**not met**: PostgreSQL at x does not answer"] in (
+        rows_of(blocks["targets"])
     )
-    # The page: 44 ms against the signed-in bare view's 11 ms.
-    assert (
-        "| Game page: server CPU per request ≤ 3× the signed-in bare view's, same run "
-        "| 4.0× (44.0 against 11.0 ms) | **not met** |" in text
-    )
-    # The flat-out phase: 99 ms a request for 100 page reads and 100 moves; the reads
-    # counted at the page's 44 ms leave 55 ms a move.
-    assert (
-        "| Move submission: server CPU per move ≤ 6× the signed-in bare view's, same run "
-        "| 5.0× (55.0 against 11.0 ms) | yes |" in text
-    )
-    # The capacity table's row (the playing table's has no CPU).
-    row = next(line for line in text.splitlines() if line.startswith("| Move submission (htmx) |"))
-    assert "| 55.0 | 5.00 | 20% |" in row  # PostgreSQL: 900 ms less 100 reads at 4 ms
-    assert "PostgreSQL 15; Redis 7" in text and "3.50 / 2.00 / 1.00" in text
-    assert "loop of 1,000,000 steps takes 123 ms of CPU here" in text
-    assert "50 players in 20 games (13 of 2 seats, 4 of 3 seats, 3 of 4 seats;" in text
-
-
-def test_a_slow_submission_misses_its_target() -> None:
-    text = report.render(run(web=web_result(submit_p95_s=0.250, page_rate=500, flat_cpu=8.0)))
-    assert "| 250.0 ms (CPU speed: the fixed loop took 123 ms) | **not met** |" in text
-    assert "| 1.0× (11.0 against 11.0 ms) | yes |" in text
-    assert "| 7.0× (77.0 against 11.0 ms) | **not met** |" in text
-
-
-def test_every_endpoint_has_its_row_and_errors_are_listed() -> None:
-    text = report.render(run(web=web_result(0.05, 100, errors=3)))
-    for label in (
-        "Bare view, no cookie (the ceiling)",
-        "The least a game page can do (game and seat read, hand as text)",
-        "Game page",
-        "Preview (htmx)",
-    ):
-        assert f"| {label} |" in text
-    assert "Errors over the whole run, warm-up and page reads between phases included: 3." in text
-    assert "- page / page: 3 (HTTP 500)" in text
-    assert "| page | 9.00 | 9.50 | 7.00 | 6 | 20% | 50% | 1% | 29% |" in text
-
-
-def test_server_cpu_per_request_says_the_postgresql_part() -> None:
-    text = report.render(run(web=web_result(0.05, 100)))
-    # 1.0 s of gunicorn and 0.1 s of PostgreSQL for the 100 requests of the window.
-    (row,) = [line for line in text.splitlines() if line.startswith("| Game page | 100 | 100.0 |")]
-    assert "| 11.0 | 1.00 | 100% |" in row
-
-
-def test_a_site_that_could_not_run_says_why() -> None:
-    text = report.render(run(failures={"site": "PostgreSQL at x does not answer"}))
-    assert "**Not measured: PostgreSQL at x does not answer**" in text
-    assert "| (site) | not measured | **not met**: PostgreSQL at x does not answer |" in text
 
 
 def test_bench_picks_parts_in_the_report_s_order() -> None:
-    assert selected(None) == ("engine", "words", "movegen", "site")
+    assert selected(None) == ("engine", "words", "movegen", "analysis", "site", "phone")
+    assert selected("phone") == ("phone",)
     assert selected("site, engine") == ("engine", "site")
     with pytest.raises(SystemExit, match="unknown part"):
         selected("engine,gpu")
@@ -181,15 +210,18 @@ def movegen_result(
     )
 
 
-def test_the_move_generator_has_its_section_and_its_targets() -> None:
-    text = report.render(run(moves=movegen_result(big_diable_max_ms=903)))
-    assert "| All placements for a 12-tile hand, median < 100 ms | 20.0 ms | yes |" in text
-    assert "with or without a diable, < 1 s at every position | slowest 903 ms | yes |" in text
-    assert text.index("## 4. What the profile") < text.index("## 5. Move generator")
-    assert text.index("## 5. Move generator") < text.index("## Not measured yet")
-    assert "The move generator" not in text.split("## Not measured yet")[1]
-    slow = report.render(run(moves=movegen_result(big_diable_max_ms=1200)))
-    assert "| slowest 1200 ms | **not met** |" in slow
+def test_the_move_generator_s_targets_carry_its_cpu_speed() -> None:
+    moves = movegen_result(big_diable_max_ms=403)
+    rows = rows_of(report.targets_block(run(moves=moves, speeds={"movegen": 27.0})))
+    assert ["All placements for a 12-tile hand, median < 100 ms", "20.0 ms", "27", "yes"] in rows
+    diable = next(r for r in rows if "with a diable expanded" in r[0])
+    assert diable[1:] == ["slowest 403 ms", "27", "yes"]
+    slow = rows_of(report.targets_block(run(moves=movegen_result(big_diable_max_ms=1200))))
+    assert next(r for r in slow if "with a diable expanded" in r[0])[1:3] == [
+        "slowest 1200 ms",
+        "–",
+    ]
+    assert next(r for r in slow if "with a diable expanded" in r[0])[-1] == "**not met**"
 
 
 def cold_start(web_excess: float, speed: float) -> coldstart.ColdStart:
@@ -204,66 +236,95 @@ def cold_start(web_excess: float, speed: float) -> coldstart.ColdStart:
     return coldstart.ColdStart(fresh, old, [web, pool], [20.0, 22.0], [20.0, 20.0 / speed], 20, [])
 
 
-def test_the_cold_start_has_its_tables_and_targets() -> None:
-    text = report.render(run(moves=movegen_result(900, cold_start(web_excess=4.0, speed=1.0))))
-    assert "### Cold start: the first hint of a process, and its memory" in text
-    assert (
-        "| First hint in a fresh interpreter (12-tile hand, mid-game), median < 0.3 s | 0.110 s CPU | yes |"
-        in text
+def test_a_process_that_answered_a_hint_keeps_under_10_mb_more() -> None:
+    good = run(moves=movegen_result(900, cold_start(web_excess=4.0, speed=1.0)))
+    rows = rows_of(report.targets_block(good))
+    memory = [r for r in rows if "answered a hint" in r[0]]
+    assert [r[1:] for r in memory] == [["+4.0 MB", "–", "yes"], ["+6.0 MB", "–", "yes"]]
+    assert next(r for r in rows if "speed within" in r[0])[1] == "1.05 × its median time"
+    tables = report.blocks(good)
+    assert (rows_of(tables["coldstart-processes"])[2][:2]) == [
+        "gunicorn worker (of 4)",
+        "40.0 / 40.0 / 40.0 / 40.0",
+    ]
+    bad = rows_of(
+        report.targets_block(run(moves=movegen_result(900, cold_start(web_excess=12.0, speed=1.2))))
     )
-    assert (
-        "| A gunicorn worker that answered a hint: private memory < 10 MB above one that did not | +4.0 MB | yes |"
-        in text
-    )
-    assert (
-        "| A Celery prefork process that answered a hint: private memory < 10 MB above one that did not | +6.0 MB | yes |"
-        in text
-    )
-    assert (
-        "| This tree (DAWG mapped) | 3 | 0.110 | 1.200 | 0.080 | 0.030 | 0.200 | 0.40 | 5.0 | 3.0 |"
-        in text
-    )
-    assert (
-        "| gunicorn worker (of 4) | 40.0 / 40.0 / 40.0 / 40.0 | 40.0 / 44.0 / 40.5 / 39.5 | #2 | 0.20 | +4.0 |"
-        in text
-    )
-    assert "same run | 1.05 × its median time | yes |" in text
-    bad = report.render(run(moves=movegen_result(900, cold_start(web_excess=12.0, speed=1.2))))
-    assert "did not | +12.0 MB | **not met** |" in bad
-    assert "| 1.15 × its median time | **not met** |" in bad
+    assert [r[1] for r in bad if "gunicorn worker that answered" in r[0]] == ["+12.0 MB"]
+    assert "**not met**" in next(r for r in bad if "gunicorn worker that answered" in r[0])
 
 
-def test_the_page_reads_the_median_round_and_the_move_the_phases_around_its_chains() -> None:
-    web = web_result(submit_p95_s=0.050, page_rate=100, page_cpu=2.0, flat_cpu=9.0)
-    # 100 requests a phase: a CPU of 1.0 s (+10% PostgreSQL) is 11 ms a request.
-    web.phases.update(
-        {
-            "bare, signed in · 2": phase("bare, signed in · 2", endpoint("bare", 400, 0.02)),
-            "page · 2": phase("page · 2", endpoint("page", 100, 0.2), cpu=4.0),
-            "bare, signed in · 3": phase(
-                "bare, signed in · 3", endpoint("bare", 400, 0.02), cpu=2.0
-            ),
-            "page · 3": phase("page · 3", endpoint("page", 100, 0.2), cpu=5.0),
-            "bare, signed in · chains": phase(
-                "bare, signed in · chains", endpoint("bare", 400, 0.02), cpu=0.5
-            ),
-            "page · chains": phase("page · chains", endpoint("page", 100, 0.2), cpu=3.0),
-            "bare, signed in · after the chains": phase(
-                "bare, signed in · after the chains", endpoint("bare", 400, 0.02), cpu=1.5
-            ),
-        }
+def page_load(kb: float, ready_ms: float | None = 600.0) -> phone.Load:
+    return phone.Load(int(kb * 1000), 9, 900.0, ready_ms, 20.0, {"board.js": 13_500})
+
+
+def phone_result(game_cold_kb: float = 57.0, play_ms: float = 300.0) -> phone.PhoneResult:
+    """Three loads of each page: the medians are the middle ones."""
+
+    def figures(name: str, label: str, cold: float, warm: float, board: bool) -> phone.PageFigures:
+        ready = 600.0 if board else None
+        return phone.PageFigures(
+            name,
+            label,
+            [page_load(cold - 1, ready), page_load(cold, ready), page_load(cold + 30, ready)],
+            [page_load(warm, ready)] * 3,
+        )
+
+    pages = [
+        figures("game", "Game page, mid-game", game_cold_kb, 10.0, True),
+        figures("lobby", "Lobby", 12.0, 3.0, False),
+        figures("mine", "My games", 25.0, 3.0, False),
+        figures("guided", "Guided game", 58.0, 8.0, True),
+    ]
+    play = phone.PlayFigures(
+        [play_ms, play_ms, 5000.0], [100.0] * 3, [7500] * 3, [900] * 3, [700] * 3
     )
-    text = report.render(run(web=web))
-    # Rounds: 2.0×, 4.0× and 2.5×; the median round is the third (55 against 22 ms).
-    assert (
-        "| Game page: server CPU per request ≤ 3× the signed-in bare view's, same run "
-        "| 2.5× (the median of 3 rounds, 2.0–4.0×; 55.0 against 22.0 ms) | yes |" in text
+    variants = [phone.Variant("as configured", pages, play), phone.Variant("gzip off", pages, None)]
+    return phone.PhoneResult("2026-01-01 00:00 UTC", "cpu MHz: 2596", None, 3, variants)
+
+
+def test_the_phone_targets_are_judged_on_the_medians() -> None:
+    rows = {t: (f, ok) for t, f, ok in phone.targets(phone_result())}
+    assert rows["Phone: game page < 60 KB cold"] == ("57.0 KB", True)
+    assert rows["Phone: Play to the new board < 350 ms"] == ("300 ms", True)
+    assert rows["Phone: Lobby < 20 KB cold"] == ("12.0 KB", True)
+    assert rows["Phone: My games < 20 KB cold"] == ("25.0 KB", False)
+    heavy = {t: ok for t, _f, ok in phone.targets(phone_result(game_cold_kb=61, play_ms=400))}
+    assert not heavy["Phone: game page < 60 KB cold"]
+    assert not heavy["Phone: Play to the new board < 350 ms"]
+
+
+def test_a_game_s_analysis_is_judged_on_its_cpu_seconds() -> None:
+    slow = analysis.GameAnalysis("sans-marque", 2, 40, 38, 12.5, 13.0)
+    quick = analysis.GameAnalysis("marque", 4, 60, 58, 4.0, 9.0)  # wall time does not count
+    assert [ok for _t, _f, ok in analysis.targets([slow, quick])] == [False, True]
+    assert ["4 players, marque", "60", "58", "4.0", "9.0", "69", "yes"] in rows_of(
+        analysis.blocks([quick])["analysis"]
     )
-    # The chains: 99 ms a request for 100 reads and 100 moves, the reads at the page's
-    # 33 ms just before them, leaving 66 ms; the bare view around them 5.5 and 16.5 ms.
-    assert (
-        "| Move submission: server CPU per move ≤ 6× the signed-in bare view's, same run "
-        "| 6.0× (66.0 against 11.0 ms) | yes |" in text
+
+
+def test_a_phone_part_that_could_not_run_says_why_in_each_of_its_blocks() -> None:
+    blocks = report.blocks(run(parts=("phone",), failures={"phone": "Chromium is missing"}))
+    for name in phone.BLOCKS:
+        assert "Chromium is missing" in blocks[name]
+
+
+def full_run() -> report.Run:
+    web = web_result({50: step(0.02, 0.03), 200: step(0.05, 0.05)})
+    return run(
+        web=web,
+        moves=movegen_result(900, cold_start(4.0, 1.0)),
+        phone=phone_result(),
+        analysis=[analysis.GameAnalysis("sans-marque", 2, 40, 38, 12.5, 13.0)],
+        parts=("engine", "words", "movegen", "analysis", "site", "phone"),
     )
-    assert "| Round 2 | 11.0 | 44.0 | – | 4.0× |" in text
-    assert "| Around the flat-out chains | 11.0 | 33.0 | 66.0 | 6.0× (the move) |" in text
+
+
+def test_every_block_a_run_makes_has_its_markers_in_docs_performance() -> None:
+    text = OUTPUT.read_text(encoding="utf-8")
+    blocks = report.blocks(full_run())
+    filled = markdown.fill(text, blocks)
+    for name, body in blocks.items():
+        assert f"{markdown.begin(name)}\n{body}\n{markdown.end(name)}" in filled
+    # Engine and word list blocks too (their figures come from other parts).
+    assert {"engine-judging", "engine-games", "words"} <= set(markdown.names(text))

@@ -1,7 +1,7 @@
 """`make bench`'s site part runs end to end on a tiny configuration (real services).
 
-No figure is checked, only that every phase ran and that no request got an
-answer a player would not expect.
+No figure is checked, only that every phase and the load's step ran and that
+no request got an answer a player would not expect.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 
 from benchmarks import web
+from benchmarks.web import search
 from benchmarks.web.client import Think
 
 pytestmark = pytest.mark.services
@@ -36,15 +37,20 @@ def _bench_urls() -> tuple[str, str]:
     return database, redis
 
 
-def test_the_site_benchmark_plays_every_phase_without_an_error() -> None:
+def test_the_site_benchmark_plays_every_phase_and_step_without_an_error() -> None:
     database, redis = _bench_urls()
     config = web.WebConfig(
-        tables="2x2,3x1",
+        unit="2x2,3x1",  # 7 players in 3 games
         premoves=4,
         workers=2,
+        closed_players=7,
+        target_players=7,
+        ladder=(7,),
+        capacity_ms=60_000,  # the step passes: the search ends at the ladder's top
+        budget_s=60,
         capacity_s=1.5,
         warmup_s=0.5,
-        play_s=4.0,
+        play_s=3.0,
         play_warmup_s=1.0,
         think=Think(arrive=(0, 0.2), move=(0.1, 0.3), confirm=(0.05, 0.1), poll=0.3),
         profile_repeats=2,
@@ -56,13 +62,17 @@ def test_the_site_benchmark_plays_every_phase_without_an_error() -> None:
     # running in this one, and the load generator needs an asyncio loop of its own.
     with ThreadPoolExecutor(max_workers=1) as pool:
         result = pool.submit(web.run, config).result()
-    assert (result.players, result.games) == (7, 3)
-    rounds = [name for pair in web.PAGE_ROUNDS for name in pair]
-    for name in ("bare", "floor", *rounds, "preview", "play", *web.CHAIN_ROUND, "flat out"):
-        assert result.phases[name].requests > 0, name
-    assert result.phases["play"].endpoints["page"].queries_median is not None
+    for name in ("bare", "poll", "preview", "page", "flat out"):
+        assert result.closed[name].requests > 0, name
+    assert set(result.steps) == {7}
+    for step in result.steps.values():
+        assert step.endpoints["page"].latency.count > 0
+        assert step.endpoints["submit"].latency.count > 0
+        assert step.cpu_speed_ms is not None
+    assert result.steps[7].endpoints["page"].queries_median is not None
+    assert result.capacity == search.Bracket(passed=7, failed=None)
     assert set(result.profile) == {"page", "preview", "submit"}
     assert result.errors == 0, {
         name: [(e.name, e.error_examples) for e in p.endpoints.values() if e.errors]
-        for name, p in result.phases.items()
+        for name, p in [*result.closed.items(), *result.steps.items()]
     }

@@ -117,11 +117,16 @@ def site(live_server, settings) -> Iterator[str]:
 
 
 @pytest.fixture
-def browse(new_context, site: str) -> Callable[..., Page]:
+def browse(transactional_db, new_context, site: str) -> Callable[..., Page]:
     """Open a new browser (its own cookies) as ``user``, on a desktop or a ``phone``, in ``language`` if given.
 
     Signing in sets the session cookie: only the sign-up test goes through the
     log-in pages, elsewhere signing in is not what is being tested.
+
+    It asks for ``transactional_db`` first, so that the browsers are closed
+    before the database is emptied: every open game page polls, and a poll
+    still reading the embedded default's shared in-memory SQLite locks the
+    tables the flush must empty ("database table is locked").
     """
 
     def open_page(user=None, *, phone: bool = False, language: str | None = None) -> Page:

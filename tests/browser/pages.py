@@ -47,11 +47,18 @@ def wait_until(page: Page, predicate: str, timeout_ms: int = 10_000) -> None:
 
     Not ``page.wait_for_function``: its in-page polling compiles the predicate
     with ``eval``, which the site's Content-Security-Policy refuses (and the
-    CSP guard of conftest.py would report it as the site's violation).
+    CSP guard of conftest.py would report it as the site's violation). A page
+    that navigates while asked (what some callers wait for) is asked again.
     """
+    from playwright.sync_api import Error
+
     for _ in range(max(1, timeout_ms // 100)):
-        if page.evaluate(predicate):
-            return
+        try:
+            if page.evaluate(predicate):
+                return
+        except Error as exc:  # the page navigated while asked: ask the new one
+            if "context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
         page.wait_for_timeout(100)
     raise AssertionError(f"still false after {timeout_ms} ms: {predicate}")
 
@@ -177,16 +184,43 @@ def choose_diable_letter(page: Page, letter: str) -> None:
     expect(dialog).to_be_hidden()
 
 
-def expect_preview_ok(page: Page, *words: str) -> None:
+def expect_rule_link(page: Page, rule_id: str) -> None:
+    """A refused move's preview links to the rule it broke, on the rules page.
+
+    The player reads "Voir la règle" / "See the rule", never a bare id: the id
+    is the anchor of the rule's paragraph on /regles/.
+    """
+    link = page.locator("#preview").get_by_role(
+        "link", name=re.compile("Voir la règle|See the rule")
+    )
+    expect(link).to_have_attribute("href", f"/regles/#{rule_id}")
+    expect(page.locator("#preview")).not_to_contain_text(rule_id)
+
+
+def expect_preview_ok(page: Page, *words: str, button: str = "#play-button") -> None:
+    """The preview accepts the placement and ``button`` is offered (``#queue-button``:
+    "Play when my turn comes", while another player is to move)."""
     preview = page.locator("#preview")
     expect(preview).to_have_attribute("data-ok", "true")
     for word in words:
         expect(preview.locator(".word", has_text=re.compile(f"^{word}$"))).to_have_count(1)
-    expect(page.locator("#play-button")).to_be_enabled()
+    expect(page.locator(button)).to_be_enabled()
 
 
 def expect_version(page: Page, number: int, timeout: float | None = None) -> None:
     expect(area(page)).to_have_attribute("data-version", str(number), timeout=timeout)
+
+
+# Without a worker (the embedded default) the answer to a move against the computer
+# comes after the computer's search, and after up to DIAMINO_COMPUTER_TURNS_PER_REQUEST
+# of them for a resignation among computers: seconds each on a busy machine (a 40-tile
+# hand's search is bounded by DIAMINO_SEARCH_SECONDS), more than the usual wait.
+COMPUTER_ANSWER_MS = 30_000
+
+
+def expect_computer_answer(page: Page, number: int) -> None:
+    """The version ``number`` that the move's answer, with the computer's reply, brings."""
+    expect_version(page, number, timeout=COMPUTER_ANSWER_MS)
 
 
 def play(page: Page) -> None:
@@ -212,6 +246,26 @@ def pass_turn(page: Page) -> None:
     form.locator("details.confirm summary").click()
     form.locator('button[name="action"][value="pass"]').click()
     expect_version(page, before + 1)
+
+
+def hide(page: Page) -> None:
+    """The tab goes to the background, as the page sees it: its polls stop (board.js)."""
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
+          document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+
+
+def show(page: Page) -> None:
+    """The tab comes back to the front: the page polls at once."""
+    page.evaluate(
+        """() => {
+          delete document.visibilityState;
+          document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
 
 
 def wait_for_my_turn(page: Page) -> None:

@@ -98,9 +98,9 @@ def preview(page):
 
 
 def expect_refused(page, rule_id: str, *words: str) -> None:
-    """The preview says why, naming the rule; Play stays off."""
+    """The preview says why, with a link to the rule; Play stays off."""
     expect(preview(page)).to_have_attribute("data-ok", "false")
-    expect(preview(page)).to_contain_text(rule_id)
+    pages.expect_rule_link(page, rule_id)
     for word in words:
         expect(preview(page)).to_contain_text(word)
     expect(page.locator("#play-button")).to_be_disabled()
@@ -114,11 +114,14 @@ def expect_places(page, names: list[str]) -> None:
 
 def open_pages(browse, game: Game, players, *, phone: bool = False) -> list:
     """Each player's game page; the first player's on a phone if told."""
-    result: list[Page] = []
-    for player in players:
-        page = browse(player, phone=phone and not result)
+    # Every player signed in first: the sign-in writes a session from this thread, which
+    # the embedded default's shared in-memory SQLite refuses ("database table is
+    # locked") while an open page's poll reads the sessions in the live server's.
+    result: list[Page] = [
+        browse(player, phone=phone and index == 0) for index, player in enumerate(players)
+    ]
+    for page in result:
         page.goto(f"/parties/{game.pk}/")
-        result.append(page)
     return result
 
 

@@ -22,8 +22,8 @@ def test_a_player_starts_a_game_against_the_computer_asks_a_hint_and_sees_the_re
     page = browse(make_player("alice"))
     page.goto("/parties/")
     form = page.locator("form.computer-form")
-    form.locator('select[name="mode"]').select_option("marque")
-    form.locator('select[name="level"]').select_option("debutant")
+    form.get_by_label("Partie").select_option("marque")
+    form.get_by_label("Niveau").select_option("debutant")
     form.get_by_role("button", name="Jouer contre l’ordinateur").click()
 
     # The game has started; if the computer drew first, it has played already.
@@ -48,7 +48,7 @@ def test_a_player_starts_a_game_against_the_computer_asks_a_hint_and_sees_the_re
     move_form = page.locator("#move-form")
     move_form.locator("details.confirm summary").click()
     move_form.locator('button[name="action"][value="pass"]').click()
-    pages.expect_version(page, before + 2)
+    pages.expect_computer_answer(page, before + 2)
     pages.wait_for_my_turn(page)
     expect(page.locator("#history .move")).to_have_count(before + 2)
     game = Game.objects.get()
@@ -115,3 +115,33 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
         "La partie a commencé\u00a0: l’ordinateur garde sa place."
     )
     expect(page).to_have_url(re.compile(rf"/parties/{table.pk}/$"))
+
+
+def test_after_resigning_among_computers_the_page_shows_them_playing_on(
+    browse, transactional_db
+) -> None:
+    """Without a worker the resignation's answer brings a bounded few of their moves,
+    not the whole game; the page's poll brings the next ones, without a reload."""
+    alice = make_player("alice")
+    game = services.game_create(creator=alice, mode="sans-marque", seats=3)
+    services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
+    services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
+    page = browse(alice)
+    page.goto(f"/parties/{game.pk}/")
+    pages.wait_for_my_turn(page)  # the computers that drew first have played already
+    before = pages.version(page)
+    page.evaluate("window.stillThisPage = true")
+
+    page.locator(".resign-form summary").click()
+    page.locator(".resign-form button[type=submit]").click()
+    # The answer comes after the computers' searches it plays (up to the bound).
+    expect(page.locator(".resign-form")).to_have_count(0, timeout=pages.COMPUTER_ANSWER_MS)
+    answered = pages.version(page)
+    # The resignation, and at most the bound of the computers' moves after it.
+    assert before < answered <= before + 1 + settings.DIAMINO_COMPUTER_TURNS_PER_REQUEST
+
+    pages.wait_until(
+        page, f"() => +document.querySelector('#game-area').dataset.version > {answered}"
+    )
+    assert page.evaluate("window.stillThisPage") is True
+    expect(page.locator(".seat-list")).to_contain_text("a abandonné")

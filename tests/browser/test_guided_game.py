@@ -28,6 +28,22 @@ def place(page: Page, *tiles: tuple[str, str]) -> None:
         pages.tap(page, letter, square)
 
 
+def expect_the_hand_in_view_above_the_bar(page: Page) -> None:
+    """On a phone the preview and Play sit in a bar at the foot of the screen: with the
+    hand brought into view, its last tile is above the bar, not under it."""
+    last = page.locator(".hand-section .hand-tile").last
+    last.evaluate("tile => tile.scrollIntoView({block: 'end'})")
+    tile, bar = last.bounding_box(), page.locator(".move-bar").bounding_box()
+    assert tile and bar and tile["y"] + tile["height"] <= bar["y"], (tile, bar)
+
+
+def expect_a_strip_at_the_foot_of_the_screen(page: Page) -> None:
+    """The bar, a refusal and the step's move in it, covers at most a fifth of the screen
+    (the whole step repeated in it used to cover 40%, the hand under it)."""
+    bar, screen = page.locator(".move-bar").bounding_box(), page.viewport_size
+    assert bar and screen and bar["height"] <= screen["height"] / 5, (bar, screen)
+
+
 # Each step's move by tapping (or clicking) a tile, then a square; the words it makes.
 TILES: tuple[tuple[tuple[str, str], ...], ...] = (
     (("C", "H8"), ("H", "I8"), ("A", "J8"), ("T", "K8")),
@@ -147,12 +163,12 @@ def test_a_wrong_move_is_refused_with_the_engines_message_and_the_steps_guidance
 ) -> None:
     page = browse(language="en")
     page.goto("/partie-guidee/")
-    # Off Start: the engine's rule R-PLACE-2, and the step says again what to do.
+    # Off Start: the engine's rule R-PLACE-2, and the step's move in one line.
     place(page, ("C", "G8"), ("H", "H8"))
     preview = page.locator("#preview")
     expect(preview).to_have_attribute("data-ok", "false")
-    expect(preview).to_contain_text("R-PLACE-2")
-    expect(preview.locator(".guided-guidance")).to_contain_text("Step 1: The first word")
+    pages.expect_rule_link(page, "R-PLACE-2")
+    expect(preview.locator(".guided-guidance")).to_contain_text("Step 1: play H8→ CHAT.")
     expect(page.locator("#play-button")).to_be_disabled()
     page.locator("#recall-tiles").click()
     # TOUT is a word the rules allow on Start, but not this step's.
@@ -179,6 +195,13 @@ def test_leave_come_back_restart_the_step_and_start_again(browse, transactional_
     # Restart this step: its position again, the tiles put down taken back.
     place(page, ("O", "H9"))
     expect(page.locator("#board .sq.has-pending")).to_have_count(1)
+    # A tile of the step's word is guidance; one elsewhere is refused, in a strip at the
+    # foot of the screen that names the step's move, and the hand stays in view above it.
+    expect(page.locator("#preview.is-guidance")).to_contain_text("continuez")
+    expect_the_hand_in_view_above_the_bar(page)
+    place(page, ("U", "A1"))
+    expect(page.locator("#preview.is-error")).to_contain_text("Étape 2\u00a0: jouez H8↓ (C)OU.")
+    expect_a_strip_at_the_foot_of_the_screen(page)
     page.locator("#guided-restart-step").tap()
     expect(page.locator("#guided-step-title")).to_contain_text("Étape 2 sur 6")
     expect(page.locator("#board .sq.has-pending")).to_have_count(0)

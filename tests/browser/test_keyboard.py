@@ -6,9 +6,11 @@ import re
 
 import pytest
 
+from games import computer
 from games.models import Game
 from tests.browser import pages
 from tests.browser.pages import expect
+from tests.browser.test_hint_placement import against_computer_moving_first
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
 
@@ -137,3 +139,58 @@ def tab_to(page, name: str, *, backwards: bool = False, presses: int = 80) -> No
         if label == name:
             return
     raise AssertionError(f"no element named {name!r} after {presses} presses of {key}")
+
+
+def play_chat_by_keyboard(page) -> None:
+    """From the board's first Tab (Départ), type CHAT across and play it: Enter, Enter."""
+    pages.tab_to_board(page)
+    assert focused_name(page) == "H8, Départ, vide"
+    page.keyboard.press("Enter")
+    page.keyboard.type("CHAT")
+    pages.expect_preview_ok(page, "CHAT")
+    # Typing moves the board's focus along: L8 is the square the player used last.
+    expect(page.locator("#board .sq:focus")).to_have_attribute("data-square", "L8")
+    page.keyboard.press("Enter")  # to the Play button
+    expect(page.locator("#play-button")).to_be_focused()
+    page.keyboard.press("Enter")
+
+
+def test_against_the_computer_the_focus_comes_back_to_the_square_last_used(
+    browse, transactional_db
+) -> None:
+    alice = make_player("alice")
+    game = against_computer_moving_first(alice)
+    page = browse(alice)
+    page.goto(f"/parties/{game.pk}/")
+
+    play_chat_by_keyboard(page)
+    pages.expect_computer_answer(page, 2)  # the move, and the computer's reply with it
+    pages.wait_for_my_turn(page)
+    # With its focus ring (the square's :focus-visible outline), and ready for the next word.
+    expect(page.locator("#board .sq:focus-visible")).to_have_attribute("data-square", "L8")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#board .sq:focus-visible")).to_have_attribute("data-square", "L9")
+
+
+def test_the_focus_stays_on_the_board_when_the_computers_reply_comes_by_the_poll(
+    browse, transactional_db, monkeypatch
+) -> None:
+    """With a worker (not eager), the answer to the move says the computer is thinking;
+    its reply comes with the next poll, which rebuilds the page a second time."""
+    alice = make_player("alice")
+    game = against_computer_moving_first(alice)
+    held: list[tuple[int, int]] = []
+    monkeypatch.setattr(computer, "computer_turn_queue", lambda *turn: held.append(turn))
+    # With a worker the page's poll leaves the computer's turn to it, and plays none.
+    monkeypatch.setattr(computer, "computer_turns_catch_up", lambda game, viewer: False)
+    page = browse(alice)
+    page.goto(f"/parties/{game.pk}/")
+
+    play_chat_by_keyboard(page)
+    pages.expect_version(page, 1)
+    expect(page.locator("#board .sq:focus")).to_have_attribute("data-square", "L8")
+    assert held == [(game.pk, 1)]
+    computer.computer_turn_play(game_id=game.pk, version=1)  # the worker's turn
+    pages.expect_version(page, 2)
+    pages.wait_for_my_turn(page)
+    expect(page.locator("#board .sq:focus")).to_have_attribute("data-square", "L8")

@@ -3,9 +3,13 @@ division shows the standings; on a phone the standings scroll inside their regio
 
 from __future__ import annotations
 
-import pytest
+import re
+from datetime import timedelta
 
-from leagues.models import Registration, Suspension
+import pytest
+from django.utils import timezone
+
+from leagues.models import Registration, Season, Suspension
 from tests.browser.pages import expect
 from tests.factories import make_player
 from tests.leagues.pages_helpers import make_league, make_players, open_season, running_season
@@ -91,3 +95,44 @@ def test_registering_too_often_says_so_on_the_league_page_and_registers_nothing(
     )
     expect(page.get_by_role("button", name="M’inscrire à cette saison")).to_be_visible()
     assert not Registration.objects.filter(season=season).exists()
+
+
+def test_the_lobby_announces_a_first_season_whose_registration_opens_at_its_time_without_beat(
+    browse, transactional_db
+) -> None:
+    league = make_league()
+    now = timezone.now()
+    season = Season.objects.create(
+        league=league,
+        number=1,
+        state=Season.State.ANNOUNCED,
+        registration_opens_at=now + timedelta(days=2),
+        registration_closes_at=now + timedelta(days=9),
+        starts_at=now + timedelta(days=9),
+        ends_at=now + timedelta(days=37),
+    )
+    page = browse(make_player("camille"))
+    page.goto("/parties/")
+    news = page.get_by_role("region", name="Saisons de ligue")
+    # \S, not \w, for the month: the pattern runs in the browser, where \w does not match é.
+    expect(news).to_contain_text(
+        re.compile(
+            r"Ligue du lundi, saison 1 est annoncée\s: inscriptions ouvertes le \d+ \S+ 20\d\d"
+        )
+    )
+    news.get_by_role("link", name="Ligue du lundi, saison 1").click()
+    expect(page.get_by_role("heading", name="Saison 1")).to_be_visible()
+    expect(
+        page.get_by_text(re.compile(r"^Inscriptions ouvertes le \d+ \S+ 20\d\d \d\d:\d\d\.$"))
+    ).to_be_visible()
+    expect(page.get_by_role("button", name="M’inscrire à cette saison")).to_have_count(0)
+
+    # The opening time comes; beat does not run (none in the tests): the lobby says it is
+    # open and the league page lets the player register.
+    Season.objects.filter(pk=season.pk).update(registration_opens_at=now - timedelta(minutes=1))
+    page.goto("/parties/")
+    expect(news).to_contain_text("Ligue du lundi, saison 1\u00a0: inscriptions ouvertes jusqu’au")
+    news.get_by_role("link", name="Ligue du lundi, saison 1").click()
+    page.get_by_role("button", name="M’inscrire à cette saison").click()
+    expect(page.get_by_role("status")).to_contain_text("Vous êtes inscrit.")
+    assert Registration.objects.filter(season=season).count() == 1

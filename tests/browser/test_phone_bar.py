@@ -29,11 +29,18 @@ def game(transactional_db) -> Game:
 
 
 def on_screen(page, selector: str) -> bool:
-    """``selector`` is within the screen (to a pixel's rounding) and nothing lies over its middle."""
-    return page.locator(selector).first.evaluate(
-        """el => { const r = el.getBoundingClientRect();
+    """``selector`` is within the screen (to a pixel's rounding) and nothing lies over its middle.
+
+    The element is found and measured in one step in the page: a preview that
+    htmx swaps in between (after each tile) would otherwise be measured detached.
+    """
+    return page.evaluate(
+        """selector => { const el = document.querySelector(selector);
+                   if (!el) return false;
+                   const r = el.getBoundingClientRect();
                    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return r.top > -1 && r.bottom < innerHeight + 1 && !!top && el.contains(top); }"""
+                   return r.top > -1 && r.bottom < innerHeight + 1 && !!top && el.contains(top); }""",
+        selector,
     )
 
 
@@ -91,3 +98,38 @@ def test_zoomed_on_a_phone_every_row_of_the_board_comes_into_view_above_the_bar(
         pages.square(page, name).evaluate("el => el.scrollIntoView({block: 'nearest'})")
         assert on_screen(page, f'#board [data-square="{name}"]'), f"{name} is cut off"
     pages.assert_no_sideways_scroll(page)
+
+
+def row_labels_cut(page, rows: range) -> list[str]:
+    """The row labels of ``rows`` not wholly inside the zoomed board's window, or too wide for their cell.
+
+    Measured in one step in the page, against the window's visible box (its
+    client area, without its scroll bars).
+    """
+    return page.evaluate(
+        """rows => { const wrap = document.querySelector('#board-wrap');
+                 const w = wrap.getBoundingClientRect();
+                 const left = w.left + wrap.clientLeft, top = w.top + wrap.clientTop;
+                 const right = left + wrap.clientWidth, bottom = top + wrap.clientHeight;
+                 const heads = [...document.querySelectorAll('#board .row-head')];
+                 return rows.filter(row => { const head = heads[row - 1], r = head.getBoundingClientRect();
+                   const inside = r.left >= left - 1 && r.right <= right + 1 && r.top >= top - 1 && r.bottom <= bottom + 1;
+                   const fits = head.scrollWidth <= head.clientWidth;
+                   const top_el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                   return !(inside && fits && top_el && head.contains(top_el)); }).map(String); }""",
+        list(rows),
+    )
+
+
+def test_zoomed_on_a_phone_the_row_labels_10_to_15_are_whole_wherever_the_board_is_scrolled(
+    browse, game
+) -> None:
+    page = browse(seat_at(game, 0).player, phone=True)
+    page.goto(f"/parties/{game.pk}/")
+    page.locator("#zoom-board").tap()
+    expect(page.locator("#board-wrap")).to_have_class("board-wrap is-zoomed")
+    for name in ("A15", "H15", "O15"):  # the bottom rows, from the left edge to the right one
+        pages.square(page, name).evaluate(
+            "el => el.scrollIntoView({block: 'nearest', inline: 'nearest'})"
+        )
+        assert row_labels_cut(page, range(10, 16)) == [], name

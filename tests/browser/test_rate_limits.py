@@ -29,7 +29,7 @@ def test_a_limited_preview_move_and_chat_say_so_in_place(browse, game, settings)
     before = snapshot(game)
 
     pages.tap(page, "C", "H8")  # the one preview allowed: one letter is not a word yet
-    expect(page.locator("#preview.is-error")).to_contain_text("R-")
+    pages.expect_rule_link(page, "R-PLACE-2")
     pages.tap(page, "H", "I8")  # the next is refused: said in the preview, the tiles stay
     expect(page.locator("#preview.is-error")).to_contain_text(TOO_FAST)
     expect(page.locator("#board .sq.has-pending")).to_have_count(2)

@@ -23,11 +23,14 @@ def test_a_move_from_a_second_tab_that_missed_the_first_tab_s_move_is_not_played
     browse, game
 ) -> None:
     """PLAYERS.md 9: two tabs must never play twice; the stale one says so in place."""
+    # Every open page polls (every few seconds): the second tab acts before its
+    # next poll would have brought the first tab's move (in the background, it has not polled).
     player = seat_at(game, 0).player
     first_tab = browse(player)
     second_tab = first_tab.context.new_page()
     for page in (first_tab, second_tab):
         page.goto(f"/parties/{game.pk}/")
+    pages.hide(second_tab)
 
     # The player plays in the first tab...
     first_tab.bring_to_front()
@@ -54,3 +57,19 @@ def test_a_move_from_a_second_tab_that_missed_the_first_tab_s_move_is_not_played
     expect(second_tab.locator("#preview.is-error")).to_contain_text("La partie a avancé")
     expect(second_tab.locator("#play-button")).to_be_disabled()
     assert snapshot(game) == before
+
+
+def test_a_refused_move_links_to_the_rule_it_breaks_on_the_rules_page(browse, game) -> None:
+    """Issue 33: the refusal names its rule by a link a player can follow, not by a bare id."""
+    page = browse(seat_at(game, 0).player)
+    page.goto(f"/parties/{game.pk}/")
+    pages.tap(page, "C", "H8")
+    pages.tap(page, "H", "I8")
+    expect(page.locator("#preview")).to_contain_text("CH")
+    pages.expect_rule_link(page, "R-PLACE-4")
+
+    page.locator("#preview").get_by_role("link", name="Voir la règle").click()
+    page.wait_for_url("**/regles/#R-PLACE-4")
+    rule = page.locator("#R-PLACE-4")
+    expect(rule).to_contain_text("dictionnaire")
+    expect(rule).to_be_in_viewport()

@@ -97,7 +97,10 @@ def test_two_people_sign_up_and_play_an_avec_marque_game_to_its_end(browse) -> N
     # 3. CES down from the C, by keyboard alone: Tab to the board, arrows, Enter, /, letters.
     pages.wait_for_my_turn(one)
     pages.tab_to_board(one)
-    one.keyboard.press("ArrowDown")
+    # The board's Tab stop is the square used last, across the moves: O8, where X went.
+    expect(one.locator("#board .sq:focus")).to_have_attribute("data-square", "O8")
+    for key in ("Home", *["ArrowRight"] * 7, "ArrowDown"):
+        one.keyboard.press(key)
     expect(one.locator("#board .sq:focus")).to_have_attribute("data-square", "H9")
     one.keyboard.press("Enter")
     one.keyboard.press("/")

@@ -21,15 +21,20 @@ from django.db import connections
 from accounts.models import User
 from bymail.models import InboundMessage
 from bymail.smtp import controller
-from bymail.tokens import reply_address
 from games.models import Game
+from games.reply_address import reply_address
+from tests.bymail.imap_server import ImapServer, Mailbox
 from tests.factories import make_player
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import new_game
+from tests.ports import free_port
 
-SMTP_PORT = 2681
-IMAP_PORT = 2682
+# Free ports, taken once per process: parallel workers each run their own servers.
+SMTP_PORT = free_port()
+IMAP_PORT = free_port()
 DOMAIN = "play.example.org"
+# The mailbox of the test IMAP server (``imap`` below), user and password URL-quoted.
+IMAP_URL = f"imap://diamino%40example.org:sesame%20ouvre%21@127.0.0.1:{IMAP_PORT}/INBOX"
 
 
 @pytest.fixture(autouse=True)
@@ -54,6 +59,18 @@ def game(players) -> Game:
     assert seat_at(game, 0).player == players[0]
     mail.outbox.clear()
     return game
+
+
+@pytest.fixture
+def box() -> Mailbox:
+    return Mailbox("diamino@example.org", "sesame ouvre!")
+
+
+@pytest.fixture
+def imap(box) -> Iterator[Mailbox]:
+    """The small real IMAP server (``imap_server.py``) serving ``box`` at IMAP_URL."""
+    with ImapServer(IMAP_PORT, box):
+        yield box
 
 
 _running: list[Controller] = []

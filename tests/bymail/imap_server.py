@@ -6,7 +6,9 @@ BODY.PEEK[], FLAGS, UID), STORE / UID STORE (+FLAGS, -FLAGS, FLAGS), NOOP,
 LOGOUT — on one mailbox, INBOX, held in memory. ``BODY[]`` sets ``\\Seen``,
 ``BODY.PEEK[]`` does not, as RFC 3501 says. ``hang_up_on_store``: the
 connection is dropped when the client flags a message (a crash between the
-fetch and the flag).
+fetch and the flag). ``stall_on``: the commands (``b"FETCH"``, ``b"STORE"``)
+the server leaves unanswered, setting ``stalled``, until the client goes away:
+the client is then stopped at that point for sure, where a test kills it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class Mailbox:
         self.messages: list[Stored] = []
         self.next_uid = 1
         self.hang_up_on_store = False
+        self.stall_on: set[bytes] = set()
+        self.stalled = threading.Event()
         self.lock = threading.Lock()
 
     def append(self, raw: bytes) -> int:
@@ -107,6 +111,11 @@ class _Session:
 
     async def dispatch(self, tag: bytes, command: bytes, rest: bytes, uid: bool) -> bool:
         box = self.box
+        if command in box.stall_on:  # unanswered: the client waits here until it is killed
+            box.stalled.set()
+            while await self.reader.read(4096):
+                pass
+            return False
         if command == b"CAPABILITY":
             self.send(b"* CAPABILITY IMAP4rev1\r\n" + tag + b" OK CAPABILITY completed\r\n")
         elif command == b"NOOP":

@@ -11,22 +11,10 @@ from bymail.imap import fetch
 from bymail.models import InboundMessage
 from bymail.tasks import imap_fetch
 from games.models import Game
-from tests.bymail.conftest import IMAP_PORT, address_of, answers_to, reply
-from tests.bymail.imap_server import ImapServer, Mailbox
+from tests.bymail.conftest import IMAP_PORT, IMAP_URL, address_of, answers_to, reply
 
 State = InboundMessage.State
-URL = f"imap://diamino%40example.org:sesame%20ouvre%21@127.0.0.1:{IMAP_PORT}/INBOX"
-
-
-@pytest.fixture
-def box() -> Mailbox:
-    return Mailbox("diamino@example.org", "sesame ouvre!")
-
-
-@pytest.fixture
-def imap(box):
-    with ImapServer(IMAP_PORT, box):
-        yield box
+URL = IMAP_URL
 
 
 def test_a_reply_in_the_mailbox_is_stored_played_and_flagged_seen(game, imap, settings):
@@ -39,7 +27,7 @@ def test_a_reply_in_the_mailbox_is_stored_played_and_flagged_seen(game, imap, se
     assert "\\Seen" in imap.flags_of(uid)
     assert Game.objects.get(pk=game.pk).move_count == 1
     (answer,) = answers_to("alice@example.com")
-    assert "Move played" in answer.subject
+    assert "Your move was played in game" in answer.subject
 
 
 def test_messages_already_seen_are_not_fetched_again(game, imap):
@@ -64,6 +52,23 @@ def test_a_crash_between_storing_and_flagging_fetches_again_and_plays_once(game,
     assert "\\Seen" in imap.flags_of(uid)
     assert Game.objects.get(pk=game.pk).move_count == 1
     assert answers_to("alice@example.com") == []
+
+
+def test_stored_but_not_played_before_the_crash_the_next_fetch_plays_it_once(game, imap):
+    message = reply("H8 CHAT", to=address_of(game, 0))
+    uid = imap.append(message.as_bytes())
+    imap.hang_up_on_store = True
+    with pytest.raises((imaplib.IMAP4.abort, OSError)):
+        fetch(URL, queue=False)  # stored, its processing never queued, then the crash
+    assert InboundMessage.objects.get().state == State.RECEIVED
+    imap.hang_up_on_store = False
+    assert fetch(URL) == 0  # not new: the row stored first is the one played
+    assert "\\Seen" in imap.flags_of(uid)
+    assert InboundMessage.objects.get().state == State.PLAYED
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    (answer,) = answers_to("alice@example.com")
+    assert "Your move was played in game" in answer.subject
+    assert fetch(URL) == 0 and len(answers_to("alice@example.com")) == 1
 
 
 def test_the_reply_address_is_read_from_the_headers_and_strangers_are_dropped(game, imap):
@@ -93,3 +98,16 @@ def test_a_huge_message_in_the_mailbox_is_kept_without_its_body_and_refused(game
     assert "\\Seen" in imap.flags_of(uid)
     (answer,) = answers_to("alice@example.com")
     assert "larger than 2 KB" in answer.body
+
+
+def test_one_copy_addressed_to_two_seats_plays_for_each_seat_once(game, players, imap):
+    from tests.notifications.conftest import new_game
+
+    other = new_game([players[1], players[0]])  # Alice to move there too
+    first, second = address_of(game, 0), address_of(other, 0)
+    imap.append(reply("H8 CHAT", to=f"{first}, {second}").as_bytes())
+    assert fetch(URL) == 2  # one row for each seat's reply address
+    assert fetch(URL) == 0  # flagged seen
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert Game.objects.get(pk=other.pk).move_count == 1
+    assert set(InboundMessage.objects.values_list("state", flat=True)) == {State.PLAYED}

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
+import rules
 from bymail.models import InboundMessage
 from bymail.process import automatic_reason, inbound_process
 from bymail.store import message_store
 from bymail.tasks import sweep_inbound
 from games.models import Game
 from tests.bymail.conftest import address_of, answers_to, reply
+from tests.notifications.conftest import new_game
 
 State = InboundMessage.State
 
@@ -219,7 +221,7 @@ def test_a_deactivated_player_cannot_play_by_email(game, players):
 
 
 def _to_noreply(**kwargs) -> InboundMessage:
-    from bymail.tokens import noreply_address
+    from games.reply_address import noreply_address
 
     message = reply("H8 CHAT", to=noreply_address(), **kwargs)
     row, _ = message_store(message.as_bytes(), via="smtp", recipient=noreply_address(), queue=False)
@@ -263,10 +265,9 @@ def test_the_sweep_empties_the_raw_bytes_of_old_processed_replies_and_keeps_the_
     from django.utils import timezone
 
     settings.MAIL_IN_KEEP_RAW_DAYS = 30
-    old = reply("H8 CHAT", to=address_of(game, 0))
-    old_row, _ = message_store(
-        old.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
-    )
+    to = address_of(game, 0)  # a resend goes to the address the email had
+    old = reply("H8 CHAT", to=to)
+    old_row, _ = message_store(old.as_bytes(), via="smtp", recipient=to, queue=False)
     inbound_process(old_row.pk)
     pending = reply("H8 CHAT", to=address_of(game, 0), subject="Re: waiting")
     waiting, _ = message_store(
@@ -280,7 +281,7 @@ def test_the_sweep_empties_the_raw_bytes_of_old_processed_replies_and_keeps_the_
     assert bytes(old_row.raw) == b""
     assert old_row.state == State.PLAYED and old_row.message_id == str(old["Message-ID"])
     assert bytes(waiting.raw) == pending.as_bytes()  # not processed yet: kept
-    again, new = message_store(old.as_bytes(), via="smtp", recipient=address_of(game, 0))
+    again, new = message_store(old.as_bytes(), via="smtp", recipient=to)
     assert not new and again.pk == old_row.pk  # still deduplicated
 
 
@@ -320,3 +321,69 @@ def test_the_answer_echoes_the_line_read_not_the_whole_reply(game):
     (answer,) = answers_to("alice@example.com")
     assert "Your move was played: H8 CHAT\n" in answer.body
     assert "Hello Bob" not in answer.body and "thanks for the game" not in answer.body
+
+
+def test_one_reply_to_two_seats_plays_each_seats_move_once(game, players):
+    """A player at two tables answers both turn emails in one message (one Message-ID)."""
+    other = new_game([players[1], players[0]])  # Alice to move there too, same tiles
+    first, second = address_of(game, 0), address_of(other, 0)
+    message = reply("H8 CHAT", to=f"{first}, {second}").as_bytes()
+    # As the SMTP server receives it: one transaction per recipient (it takes one each).
+    rows = [message_store(message, via="smtp", recipient=to)[0] for to in (first, second)]
+    assert [row.state for row in InboundMessage.objects.filter(pk__in=[r.pk for r in rows])] == [
+        State.PLAYED,
+        State.PLAYED,
+    ]
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert Game.objects.get(pk=other.pk).move_count == 1
+    # Replayed (the sender's retry, a second delivery): stored once per address already.
+    assert [message_store(message, via="smtp", recipient=to)[1] for to in (first, second)] == [
+        False,
+        False,
+    ]
+    # Come again to the first seat at its address written otherwise (case is ignored):
+    # the same message for the same seat is a duplicate, not a second move.
+    again, new = message_store(message, via="smtp", recipient=first.upper())
+    assert new
+    again.refresh_from_db()
+    assert again.state == State.DROPPED and "duplicate" in again.reason
+    assert Game.objects.get(pk=game.pk).move_count == 1
+    assert InboundMessage.objects.filter(state=State.PLAYED).count() == 2
+
+
+# --- "plus tard :" — a move queued for the next turn (issue #36) -------------------------
+
+
+def test_a_later_line_queues_the_next_turn_s_move_after_the_move_is_played(game):
+    from games import services
+    from games.models import QueuedMove
+    from tests.games.conftest import seat_at
+
+    message = reply("H8 CHAT\nlater: H8 CHATS\nThanks!", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.PLAYED
+    queued = QueuedMove.objects.get()
+    assert (queued.seat.position, queued.placements, queued.keep) == (0, "L8=S", "legal")
+    [answer] = answers_to("alice@example.com")
+    assert "Your move was played: H8 CHAT" in answer.body
+    assert "Queued for your next turn: later: H8 CHATS" in answer.body
+    services.move_submit(
+        game_id=game.pk, player=seat_at(game, 1).player, version=1, move=rules.Pass(1)
+    )
+    assert Game.objects.get(pk=game.pk).moves.get(number=3).words == ["CHATS"]
+
+
+def test_a_later_line_refused_keeps_the_move_and_says_why(game):
+    from games.models import QueuedMove
+
+    message = reply("H8 CHAT\nplus tard : H8 CRAT", to=address_of(game, 0))
+    row, _ = message_store(
+        message.as_bytes(), via="smtp", recipient=address_of(game, 0), queue=False
+    )
+    assert inbound_process(row.pk) == State.PLAYED
+    assert Game.objects.get(pk=game.pk).move_count == 1 and not QueuedMove.objects.exists()
+    [answer] = answers_to("alice@example.com")
+    assert "Not queued for your next turn: plus tard : H8 CRAT" in answer.body
+    assert "The square I8 already holds H, not R." in answer.body

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import smtplib
 
 import pytest
@@ -32,7 +33,7 @@ def test_a_plain_reply_plays_the_move_and_is_answered_with_the_new_board(game):
     move = Move.objects.get(game=game)
     assert move.words == ["CHAT"]
     (answer,) = answers_to("alice@example.com")
-    assert "Move played" in answer.subject
+    assert "Your move was played in game" in answer.subject
     assert "H8 CHAT" in answer.body
     assert "It is bob's turn." in answer.body
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
@@ -102,9 +103,11 @@ def test_an_illegal_move_is_refused_with_the_rule_and_the_position_and_changes_n
     game.refresh_from_db()
     assert game.move_count == 0
     (answer,) = answers_to("alice@example.com")
-    assert "Move not played" in answer.subject
+    assert answer.subject == f"[Diamino] Your move was not played in game {game.pk}"
     assert "Your move was not played: A1 CHAT" in answer.body
-    assert "(rule R-" in answer.body
+    # The rule the move broke, as the address of its paragraph on the rules page.
+    assert re.search(r"The rule, with examples: https?://\S+/regles/#R-PLACE-\d\b", answer.body)
+    assert "(rule R-" not in answer.body
     assert "It is your turn." in answer.body
     assert "To play, answer this email with your move" in answer.body
     # The answer's Reply-To is the seat's address at the same version: the player tries again.
@@ -119,7 +122,7 @@ def test_a_refusal_is_answered_in_the_players_language(game, players):
     send(message)
     processed(message)
     (answer,) = answers_to("alice@example.com")
-    assert "Coup non joué" in answer.subject
+    assert answer.subject == f"[Diamino] Votre coup n’a pas été joué dans la partie {game.pk}"
     assert "Votre coup n’a pas été joué\u00a0: A1 CHAT" in answer.body
 
 
@@ -131,6 +134,25 @@ def test_an_unreadable_reply_is_answered_with_the_parsers_message(game):
     (answer,) = answers_to("alice@example.com")
     assert "We could not read a move in your reply" in answer.body
     assert Game.objects.get(pk=game.pk).move_count == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "taught"),
+    [("en", '"H8 v CHAT" (down)'), ("fr", "«\u00a0H8 v CHAT\u00a0» (vertical)")],
+)
+def test_a_refusal_teaches_the_same_notation_for_down_as_the_turn_email(
+    game, players, language, taught
+):
+    alice = players[0]
+    alice.language = language
+    alice.save(update_fields=["language"])
+    message = reply("Bonjour, je ne sais pas quoi jouer.", to=address_of(game, 0))
+    send(message)
+    processed(message)
+    (answer,) = answers_to("alice@example.com")
+    assert taught in answer.body
+    assert "H8 v CHAT" in answer.body.split(taught)[1]  # the turn email's own lines, below
+    assert "↓" not in answer.body
 
 
 def test_a_reply_to_an_older_email_is_answered_the_game_has_moved_on(game):
@@ -145,7 +167,7 @@ def test_a_reply_to_an_older_email_is_answered_the_game_has_moved_on(game):
     assert row.state == State.MOVED_ON
     assert Game.objects.get(pk=game.pk).move_count == 1
     (answer,) = answers_to("alice@example.com")
-    assert "The game has moved on" in answer.subject
+    assert f"Game {game.pk} has moved on" in answer.subject
     assert "It is bob's turn." in answer.body
 
 
@@ -251,7 +273,7 @@ def test_mail_to_any_other_address_is_refused_at_rcpt():
 
 
 def test_the_no_reply_address_answers_a_player_with_instructions(game):
-    from bymail.tokens import noreply_address
+    from games.reply_address import noreply_address
 
     message = reply("H8 CHAT", to=noreply_address())
     send(message)
@@ -264,7 +286,7 @@ def test_the_no_reply_address_answers_a_player_with_instructions(game):
 
 
 def test_the_no_reply_address_answers_no_stranger(game):
-    from bymail.tokens import noreply_address
+    from games.reply_address import noreply_address
 
     message = reply("H8 CHAT", to=noreply_address(), sender="mallory@example.net")
     send(message)
@@ -335,7 +357,7 @@ def test_with_playing_by_email_turned_off_a_reply_is_answered_with_instructions(
     assert Game.objects.get(pk=game.pk).move_count == 0
     (answer,) = answers_to("alice@example.com")
     assert "Playing by email is turned off in your settings" in answer.body
-    from bymail.tokens import noreply_address
+    from games.reply_address import noreply_address
 
     assert answer.reply_to == [noreply_address()]
     assert "To play, answer this email" not in answer.body

@@ -1,4 +1,4 @@
-"""The reply address of a turn email (bymail/tokens.py): signed, bound to one seat, case-proof."""
+"""The reply address of a turn email (games/reply_address.py): signed, bound to one seat, case-proof."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bymail.tokens import (
+from games.reply_address import (
     ReplyTicket,
     is_noreply_address,
     mail_in_domain,

@@ -1,10 +1,8 @@
 """A private PostgreSQL cluster for the fault tests: stopped and started at will.
 
-Made with Debian's ``initdb`` and ``pg_ctl`` (``/usr/lib/postgresql/*/bin``) in
-a temporary folder, on a free port of 127.0.0.1, its socket in that folder: it
-is the tests' own, never the machine's PostgreSQL on 5432, which other people
-use. PostgreSQL refuses to run as root, so as root the cluster belongs to the
-``postgres`` user (``runuser``). Trust authentication, no fsync: a throwaway.
+The cluster is ``benchmarks.servers.PostgresServer`` (initdb and pg_ctl in a
+temporary folder, on a free port: never the machine's PostgreSQL on 5432),
+which the soak uses too.
 
 ``postgres_server`` (a session fixture) skips with the reason where initdb is
 missing, and fails instead under ``DIAMINO_REQUIRE_SERVICES=1``, as the other
@@ -15,15 +13,10 @@ environment the site's processes (gunicorn, a Celery worker) run with there.
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import itertools
 import json
 import os
-import pwd
 import secrets
-import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,103 +26,11 @@ from pathlib import Path
 
 import pytest
 
-OWNER = "postgres"  # the system user the cluster runs as when the tests run as root
+from benchmarks.servers import PostgresServer, postgres_missing, private_postgres
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = "diamino_faults_template"
 _numbers = itertools.count(1)
-
-
-def _bin_dir() -> Path | None:
-    """The newest PostgreSQL's programs, or None."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version)
-    return Path(found[-1]).parent if found else None
-
-
-def _version(path: str) -> float:
-    try:
-        return float(Path(path).parts[-3])
-    except ValueError:
-        return 0.0
-
-
-def postgres_missing() -> str | None:
-    """Why a private cluster cannot be made here, or None when it can."""
-    if _bin_dir() is None:
-        return "PostgreSQL's initdb is not installed (/usr/lib/postgresql/*/bin; apt-get install postgresql)"
-    if os.geteuid() == 0:
-        try:
-            pwd.getpwnam(OWNER)
-        except KeyError:
-            return f"running as root, and there is no {OWNER!r} user to run initdb as"
-        if shutil.which("runuser") is None:
-            return "running as root, and runuser (util-linux) is missing"
-    return None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@dataclass
-class PostgresServer:
-    """One cluster: ``url(name)`` for a database of it; stop, start and restart it."""
-
-    bin_dir: Path
-    folder: Path
-    port: int
-
-    @property
-    def data(self) -> Path:
-        return self.folder / "data"
-
-    @property
-    def log(self) -> Path:
-        return self.folder / "postgres.log"
-
-    def url(self, database: str) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
-
-    def _run(self, program: str, *args: str, timeout: float = 120) -> None:
-        command = [str(self.bin_dir / program), *args]
-        if os.geteuid() == 0:
-            command = ["runuser", "-u", OWNER, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        if done.returncode != 0:
-            tail = self.log.read_text()[-2000:] if self.log.exists() else ""
-            raise RuntimeError(f"{program} {' '.join(args)} failed:\n{done.stderr}\n{tail}")
-
-    def init(self) -> None:
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
-
-    def start(self) -> None:
-        options = (
-            f"-c port={self.port} -c listen_addresses=127.0.0.1"
-            f" -c unix_socket_directories={self.folder} -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off"
-        )
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start")
-
-    def stop(self, mode: str = "fast") -> None:
-        """``fast``: sessions are cut, as in a restart; ``immediate``: as in a crash."""
-        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
-
-    def restart(self, mode: str = "fast") -> None:
-        self.stop(mode)
-        self.start()
-
-    def create_database(self, name: str, template: str | None = None) -> str:
-        """A new database (a copy of ``template`` if given); its URL."""
-        import psycopg
-        from psycopg import sql
-
-        query = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
-        if template:
-            query += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
-        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
-            conn.execute(query)
-        return self.url(name)
 
 
 @pytest.fixture(scope="session")
@@ -139,19 +40,8 @@ def postgres_server() -> Iterator[PostgresServer]:
         if os.environ.get("DIAMINO_REQUIRE_SERVICES") == "1":
             pytest.fail(f"DIAMINO_REQUIRE_SERVICES=1 but {reason}", pytrace=False)
         pytest.skip(f"{reason}; install it to run the PostgreSQL fault tests")
-    folder = Path(tempfile.mkdtemp(prefix="diamino-pg-"))  # not under pytest's root-only folder
-    if os.geteuid() == 0:
-        owner = pwd.getpwnam(OWNER)
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-    server = PostgresServer(_bin_dir(), folder, free_port())  # type: ignore[arg-type]
-    try:
-        server.init()
-        server.start()
+    with private_postgres() as server:
         yield server
-    finally:
-        with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
-            server.stop("immediate")  # unless already stopped, or never started
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def site_env(database_url: str, data_dir: Path, **extra: str) -> dict[str, str]:

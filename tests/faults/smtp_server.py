@@ -1,4 +1,4 @@
-"""A real SMTP server in the test (aiosmtpd): it accepts, refuses with 451, or is not there.
+"""A real SMTP server in the test (``benchmarks.servers.SmtpServer``, aiosmtpd, the soak's too).
 
 ``refusing = True`` answers every ``MAIL FROM`` with ``451 4.3.0`` (smtplib
 raises ``SMTPSenderRefused``, as in issue 25); ``stop()`` closes the port
@@ -8,48 +8,12 @@ raises ``SMTPSenderRefused``, as in issue 25); ``stop()`` closes the port
 from __future__ import annotations
 
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
 
 import pytest
-from aiosmtpd.controller import Controller
 
-from tests.faults.redis_server import free_port
+from benchmarks.servers import SmtpServer
 
-
-class SmtpServer:
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.refusing = False
-        self.received: list[Message] = []
-        self.refused = 0
-        self._controller: Controller | None = None
-
-    # aiosmtpd handler hooks
-    async def handle_MAIL(self, server, session, envelope, address, mail_options) -> str:
-        if self.refusing:
-            self.refused += 1
-            return "451 4.3.0 Try again later"
-        envelope.mail_from = address
-        envelope.mail_options.extend(mail_options)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        self.received.append(message_from_bytes(envelope.original_content or b""))
-        return "250 Message accepted for delivery"
-
-    def start(self) -> None:
-        assert self._controller is None, "already running"
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self._controller.start()
-
-    def stop(self) -> None:
-        if self._controller is not None:
-            self._controller.stop()
-            self._controller = None
-
-    def recipients(self) -> list[str]:
-        return sorted(message["To"] for message in self.received)
+__all__ = ["SmtpServer", "smtp_server"]
 
 
 @pytest.fixture

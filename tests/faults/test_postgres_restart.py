@@ -23,11 +23,11 @@ from benchmarks.web import page as game_page
 from benchmarks.web import stack
 from tests.faults.postgres_server import (  # noqa: F401 (fixtures)
     faults_data_dir,
-    free_port,
     make_site,
     migrated_template,
     postgres_server,
 )
+from tests.ports import free_port
 
 pytestmark = pytest.mark.services
 

@@ -22,9 +22,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from diamino_site import broker
-from diamino_site.celery import app
 from games.models import Game
+from infra.celery import app
 from notifications import periodic
 from notifications.models import Notification
 from tests.factories import PASSWORD, make_player
@@ -48,11 +47,11 @@ CHAT = {"action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"}
 
 
 @pytest.fixture
-def site(site_on_private_redis: RedisServer, settings, monkeypatch) -> RedisServer:  # noqa: F811
+def site(site_on_private_redis: RedisServer, settings) -> RedisServer:  # noqa: F811
     # Shorter than production's 5 s, so that the tests see Redis come back quickly.
     for alias in settings.CACHES:
         settings.CACHES[alias]["RETRY_SECONDS"] = 1
-    monkeypatch.setattr(broker, "RETRY_SECONDS", 1.0)
+    settings.DIAMINO_BROKER_RETRY_SECONDS = 1.0
     settings.DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(0)
     app.control.purge()
     return site_on_private_redis
@@ -100,7 +99,7 @@ def test_with_redis_stopped_the_account_pages_answer_and_the_emails_go_once_it_i
 ) -> None:
     make_player("alice", language="en")
     site.stop()
-    caplog.set_level(logging.WARNING, logger="diamino_site.outage")
+    caplog.set_level(logging.WARNING, logger="infra.outage")
     visitor = player_client()
     for name in ("account_login", "account_signup", "account_reset_password"):
         assert timed(lambda name=name: visitor.get(reverse(name))).status_code == 200
@@ -168,7 +167,7 @@ def test_with_redis_hanging_every_page_and_form_answers_within_the_cache_timeout
         start = time.monotonic()
         health = Client().get(reverse("healthz"))  # the monitoring sees it
         assert health.status_code == 503 and health.json()["broker"]["ok"] is False
-        assert time.monotonic() - start < 5  # two tries of DIAMINO_HEALTH_TIMEOUT (2 s)
+        assert time.monotonic() - start < 1.5  # DIAMINO_HEALTH_TIMEOUT (1 s), then the answer
     finally:
         site.resume()
     assert Game.objects.get(pk=game.pk).move_count == 1

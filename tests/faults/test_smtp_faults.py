@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from diamino_site.celery import app
+from infra.celery import app
 from notifications.models import Notification
 from tests.factories import make_player
 from tests.faults.redis_server import (  # noqa: F401 (fixtures)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from benchmarks.web.seed import play_moves
 from games import bridge, services
 from games.models import Game
-from rules.randomplay import find_move
 from tests.games.conftest import start_game
+
+__all__ = ["play_game", "play_moves"]
 
 
 def play_game(
@@ -26,21 +28,8 @@ def play_game(
     goes. ``finish`` ends a game still running by resigning the player to move.
     """
     game = start_game(players, mode=mode, seed=seed)
-    rng = random.Random(seed)
+    play_moves(game, moves, random.Random(seed))
     by_position = {s.position: s.player for s in game.seats.all()}
-    for _ in range(moves):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            break
-        state = bridge.state_of(game)
-        services.move_submit(
-            game_id=game.pk,
-            player=by_position[state.turn],
-            version=game.move_count,
-            move=find_move(state, rng),
-            rng=rng,
-        )
-    game.refresh_from_db()
     while finish and game.status == Game.Status.RUNNING:
         turn = bridge.state_of(game).turn
         services.game_resign(game_id=game.pk, player=by_position[turn])

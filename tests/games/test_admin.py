@@ -450,3 +450,38 @@ def test_a_seated_staff_member_s_finished_game_shows_its_hands_but_cannot_be_ann
     )
     confirmation = client.post(reverse("admin:games_game_annul", args=[game.pk]))
     assert confirmation.context["refused"] == [game]
+
+
+# --- the page in French ----------------------------------------------------------------------
+
+
+def test_a_french_staff_member_reads_the_game_page_in_french_and_the_days_given_as_sentences(
+    alice, bob
+) -> None:
+    game = start_game([alice, bob])
+    assert game.to_move is not None
+    to_move = game.to_move.player
+    giver = bob if to_move == alice else alice
+    services.time_give(
+        game_id=game.pk, giver=giver, version=game.move_count, extra_days=game.turn_extra_days
+    )
+    french = client_for(make_player("moderatrice", is_staff=True, language="fr"))
+    page = french.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    for label in ("Créateur", "Au trait", "Joueur", "Jours donnés"):
+        assert f"{label}" in page, label
+    for english in (">Creator<", ">To move<", ">Player<"):
+        assert english not in page
+    assert f"après le coup 0\u00a0: {giver} a donné un jour de plus à {to_move}." in page
+    assert '"by"' not in page and "&quot;by&quot;" not in page
+
+
+def test_an_english_staff_member_reads_the_days_given_as_sentences(alice, bob, staff) -> None:
+    game = start_game([alice, bob])
+    page = client_for(staff).get(reverse("admin:games_game_change", args=[game.pk]))
+    assert "No day given yet." in page.content.decode()
+    assert game.to_move is not None
+    to_move = game.to_move.player
+    giver = bob if to_move == alice else alice
+    services.time_give(game_id=game.pk, giver=giver, version=0, extra_days=0)
+    page = client_for(staff).get(reverse("admin:games_game_change", args=[game.pk]))
+    assert f"after move 0: {giver} gave {to_move} one more day." in page.content.decode()

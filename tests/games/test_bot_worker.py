@@ -9,9 +9,9 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 import rules
-from diamino_site.celery import app
 from games import services, tasks
 from games.models import Game
+from infra.celery import app
 from tests.notifications.test_worker import a_worker, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

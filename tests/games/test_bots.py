@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
 from itertools import pairwise
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
@@ -24,21 +23,6 @@ from tests.factories import make_player
 from tests.games.conftest import snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks) -> Callable[[], AbstractContextManager[None]]:
-    """``with committed():`` runs what the commits queue (the computer's turns), eagerly.
-
-    Tests run inside a transaction that never commits; this plays the commit's part.
-    """
-
-    @contextmanager
-    def run() -> Iterator[None]:
-        with django_capture_on_commit_callbacks(execute=True):
-            yield
-
-    return run
 
 
 def bot_seat(game: Game) -> Seat:
@@ -160,15 +144,16 @@ def test_the_computer_sees_only_what_a_person_in_its_seat_would(alice, monkeypat
     game = computer_to_move(alice, mode="sans-marque")
     seen = []
 
-    def capture(view, level, rng):
-        seen.append(view)
-        return choose_move(view, level, rng)
+    def capture(view, level, rng, *, limit=None):
+        seen.append((view, limit))
+        return choose_move(view, level, rng, limit=limit)
 
     monkeypatch.setattr(computer, "choose_move", capture)
     bot = bot_seat(game)
     reserve = len(bridge.state_of(game).reserve)
     tasks.computer_move(game.pk, game.move_count)
-    (view,) = seen
+    ((view, limit),) = seen
+    assert limit == settings.DIAMINO_SEARCH_SECONDS  # past it, the best move found so far
     assert isinstance(view, rules.PlayerView)
     assert view.viewer == bot.position
     assert view.hand is not None
@@ -441,18 +426,3 @@ def test_a_game_with_a_computer_player_leaves_the_ratings_untouched(alice, bob, 
 def test_a_computer_players_page_does_not_exist(alice, client) -> None:
     bot = bot_seat(services.game_against_computer(player=alice, mode="marque", level="debutant"))
     assert client.get(bot.player.get_absolute_url()).status_code == 404
-
-
-@pytest.mark.django_db(transaction=True)
-def test_computers_left_alone_play_the_game_out_one_turn_after_another() -> None:
-    # Real commits: each computer's move commits and queues the next one, which
-    # eagerly runs in a loop rather than nested in the previous commit.
-    alice = make_player("alice")
-    game = services.game_create(creator=alice, mode="sans-marque", seats=3)
-    services.game_seat_computer(game_id=game.pk, by=alice, level="debutant")
-    services.game_seat_computer(game_id=game.pk, by=alice, level="confirme")
-    services.game_resign(game_id=game.pk, player=alice)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    assert game.moves.exclude(seat__player=alice).exists()
-    assert audit.game_check(game) == []

@@ -21,6 +21,7 @@ from games.errors import GameError
 from games.models import Game
 from notifications.models import Notification
 from tests.games.conftest import rig, seat_at, start_game
+from tests.notifications.conftest import new_game, play_chat
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -235,3 +236,74 @@ def test_a_day_given_while_a_time_out_is_applied_finds_the_game_over(alice, bob)
     assert (gift, waited) == ("not-running", True)
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED and game.turn_extra_days == 0
+
+
+# --- a queued move and the previous player's move (issue #36) ------------------------------
+
+
+def _queued_race_game(alice, bob):
+    """Alice (position 0) played CHAT; Bob is to move, and Alice queues CHATS meanwhile."""
+    game = new_game([alice, bob])
+    play_chat(game)
+    return game
+
+
+def _queue(game) -> object:
+    try:
+        return services.queued_move_set(
+            game_id=game.pk,
+            player=seat_at(game, 0).player,
+            version=1,
+            move=rules.Place(0, (("L8", "S"),)),
+        )
+    except GameError as refused:
+        return refused.code
+
+
+def _pass(game) -> object:
+    return services.move_submit(
+        game_id=game.pk, player=seat_at(game, 1).player, version=1, move=rules.Pass(1)
+    )
+
+
+def test_a_queued_move_racing_the_previous_move_is_played_once_or_refused(alice, bob) -> None:
+    """From two connections at once: either the queue came first and the pass plays it,
+    or the pass came first and the queue is refused (the page moved on). Never both,
+    never twice, and nothing is left queued."""
+    from games.models import QueuedMove
+
+    assert connection.vendor == "postgresql"
+    game = _queued_race_game(alice, bob)
+    barrier = threading.Barrier(2)
+    found: dict[str, object] = {}
+
+    def both(name, work):
+        def run() -> None:
+            barrier.wait(timeout=10)
+            found[name] = work(game)
+
+        return run
+
+    run_together(both("queue", _queue), both("pass", _pass))
+    game = Game.objects.get(pk=game.pk)
+    mine = game.moves.filter(seat__position=0, number__gt=1)
+    if found["queue"] == "moved-on":
+        assert game.move_count == 2 and not mine.exists()
+    else:
+        assert game.move_count == 3 and list(mine.values_list("words", flat=True)) == [["CHATS"]]
+    assert not QueuedMove.objects.exists()
+
+
+def test_the_previous_move_waits_for_a_queue_being_written_and_plays_it(alice, bob) -> None:
+    game = _queued_race_game(alice, bob)
+    _played, waited = while_held(lambda: _queue(game), lambda: _pass(game))
+    assert waited
+    game = Game.objects.get(pk=game.pk)
+    assert game.move_count == 3 and game.moves.get(number=3).words == ["CHATS"]
+
+
+def test_a_queue_waits_for_the_previous_move_and_is_refused_as_moved_on(alice, bob) -> None:
+    game = _queued_race_game(alice, bob)
+    refused, waited = while_held(lambda: _pass(game), lambda: _queue(game))
+    assert (refused, waited) == ("moved-on", True)
+    assert Game.objects.get(pk=game.pk).move_count == 2

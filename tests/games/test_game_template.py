@@ -68,6 +68,7 @@ URLS = {
     "record": "/parties/7/partie.txt",
     "check_word": "/mots/verifier/",
     "report": "/parties/7/signaler/",
+    "replay": "/parties/7/rejouer.json",
 }
 
 
@@ -338,11 +339,15 @@ def test_exchange_is_disabled_when_the_reserve_is_too_small():
     assert re.search(r'id="exchange-button" disabled', html)
 
 
-def test_the_page_polls_only_when_it_is_not_my_turn():
-    assert "every 10s" not in render()
-    waiting = render(view=game_view(is_my_turn=False))
-    assert 'hx-get="/parties/7/?since=6"' in waiting and 'hx-trigger="every 10s"' in waiting
-    assert 'id="move-form"' not in waiting
+def test_the_page_polls_whoever_is_to_move_and_not_once_over():
+    token = "6.running.0"
+    for view in (game_view(), game_view(is_my_turn=False)):
+        html = render(view=view, live_token=token, poll_seconds=6)
+        assert 'hx-get="/parties/7/?since=6.running.0"' in html
+        assert 'hx-include="#chat-seen"' in html  # and the chat's count
+        assert 'hx-trigger="every 6s, visibilitychange from:document"' in html
+        assert 'hx-select-oob="#chat-body"' in html  # the chat comes with the news
+    assert "?since=" not in render(view=game_view(over=True), live_token=token)
 
 
 def test_the_history_lists_move_notations_newest_last():
@@ -424,7 +429,10 @@ def test_the_preview_fragment_shows_the_broken_rule():
     }
     html = render("games/game.html#preview", preview=preview)
     assert 'data-ok="false"' in html
-    assert "one line with no gap" in html and "R-PLACE-3" in html
+    assert "one line with no gap" in html
+    # The rule is a link to its paragraph on the rules page, not a bare "(R-PLACE-3)".
+    assert 'href="/regles/#R-PLACE-3"' in html and "See the rule" in html
+    assert "(R-PLACE-3)" not in html
 
 
 def test_the_preview_fragment_escapes_the_message():
@@ -443,11 +451,11 @@ def test_a_finished_game_reveals_every_hand_and_links_the_record():
         is_my_turn=False,
         seats=seats(over=True),
     )
-    html = render(view=view, replay_json=[[["H8", "C", False]], [["I7", "a", True]]])
+    html = render(view=view)
     assert "Game over" in html and "Winner: Alice" in html
     assert re.search(r"Final hand:.*W.*X.*Y.*Z", html, re.S)
     assert 'href="/parties/7/partie.txt"' in html
-    assert 'id="replay-data"' in html and 'data-replay="next"' in html
+    assert 'data-url="/parties/7/rejouer.json?jusqua=6"' in html and 'data-replay="next"' in html
     assert 'id="move-form"' not in html and 'id="hand"' not in html
     assert "every 10s" not in html
 

@@ -1,104 +1,167 @@
-"""The viewer's hand, ``<ol id="hand">``, written in Python (``games/templatetags/board.py``).
+"""The viewer's hand, ``<ol id="hand">`` (the ``#hand`` partial of games/game.html).
 
-It must be the markup the template wrote, byte for byte (the guided game and
-board.js read it): checked against that template for slots, a rack, jokers,
-empty slots and both languages, and spelt out for one hand.
+The guided game includes the same partial and board.js reads its buttons: each
+tile a button named by its letter (or "joker") and points, in its slot.
 """
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
-from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.presenters import TileView
-from games.templatetags.board import hand_list
+from accounts.models import HandOrder
+from games.presenters import TileView, sorted_hand
 from tests.games.test_game_template import game_view
-
-# The hand's list as game.html wrote it before hand_list: the reference for the markup.
-TEMPLATE_LIST = Template(
-    """{% load i18n board %}<ol id="hand" class="hand{% if view.hand_slots %} hand-slots{% else %} hand-rack{% endif %}" aria-label="{% translate 'My tiles' %}">
-            {% if view.hand_slots %}
-              {% for tile in view.hand_by_slot %}
-                <li class="hand-slot"><span class="slot-number" aria-hidden="true">{{ forloop.counter }}</span>{% if tile %}{% hand_tile tile %}{% endif %}</li>
-              {% endfor %}
-            {% else %}
-              {% for tile in view.my_hand %}<li class="hand-slot">{% hand_tile tile %}</li>{% endfor %}
-            {% endif %}
-          </ol>"""
-)
 
 JOKER_AND_GAPS = (
     TileView(index=0, letter="A", value=1),
     TileView(index=3, letter="K", value=10),
     TileView(index=11, letter="?", value=0),
 )
-FULL_RACK = tuple(TileView(index=i, letter=letter, value=1) for i, letter in enumerate("ES?TRANGE"))
-HANDS = {
-    "slots, a joker and gaps": dict(my_hand=JOKER_AND_GAPS),
-    "twelve full slots": dict(
-        my_hand=tuple(TileView(index=i, letter="?" if i == 5 else "E", value=1) for i in range(12))
-    ),
-    "empty slots": dict(my_hand=()),
-    "a rack with a joker": dict(mode="sans-marque", hand_slots=0, my_hand=FULL_RACK),
-    "an empty rack": dict(mode="sans-marque", hand_slots=0, my_hand=()),
-}
 
 
-@pytest.mark.parametrize("language", ["fr", "en"])
-@pytest.mark.parametrize("changes", HANDS.values(), ids=HANDS.keys())
-def test_the_hand_is_the_markup_the_template_wrote(language, changes) -> None:
-    view = game_view(**changes)
+def hand(view, language: str) -> str:
     with translation.override(language):
-        assert hand_list(view) == TEMPLATE_LIST.render(Context({"view": view}))
+        return render_to_string(
+            "games/game.html#hand", {"view": view, "game": SimpleNamespace(pk=7)}
+        )
+
+
+def slots(html: str) -> list[str]:
+    """Each slot's number and the label of its tile ("" when empty)."""
+    found = re.findall(r'<li class="hand-slot">(.*?)</li>', html, re.S)
+    return [
+        " ".join(
+            re.findall(r'slot-number" aria-hidden="true">(\d+)<', item)
+            + re.findall(r'aria-label="([^"]+)"', item)
+        )
+        for item in found
+    ]
 
 
 def test_a_hand_in_slots_with_a_joker_reads_in_french() -> None:
-    with translation.override("fr"):
-        html = hand_list(game_view(hand_slots=4, my_hand=JOKER_AND_GAPS[:2]))
-    slot = '\n                <li class="hand-slot"><span class="slot-number" aria-hidden="true">'
-    assert html == (
-        '<ol id="hand" class="hand hand-slots" aria-label="Mes lettres">\n            \n              '
-        f"{slot}1</span>"
-        '<button type="button" class="tile hand-tile" data-index="0" data-letter="A" '
-        'data-value="1" aria-pressed="false" aria-label="A, 1 point"><span class="tile-letter" '
-        'aria-hidden="true">A</span> <span class="tile-value" aria-hidden="true">1</span></button>'
-        "</li>\n              "
-        f"{slot}2</span></li>\n              "
-        f"{slot}3</span></li>\n              "
-        f"{slot}4</span>"
+    html = hand(game_view(hand_slots=4, my_hand=JOKER_AND_GAPS[:2]), "fr")
+    assert '<ol id="hand" class="hand hand-slots" aria-label="Mes lettres">' in html
+    assert slots(html) == ["1 A, 1 point", "2", "3", "4 K, 10 points"]
+    assert (
         '<button type="button" class="tile hand-tile" data-index="3" data-letter="K" '
         'data-value="10" aria-pressed="false" aria-label="K, 10 points"><span class="tile-letter" '
         'aria-hidden="true">K</span> <span class="tile-value" aria-hidden="true">10</span></button>'
-        "</li>\n              "
-        "\n            \n          </ol>"
-    )
+    ) in html
 
 
 def test_a_rack_names_its_joker_in_english() -> None:
     view = game_view(mode="sans-marque", hand_slots=0, my_hand=(TileView(0, "?", 0),))
-    with translation.override("en"):
-        html = hand_list(view)
-    assert html == (
-        '<ol id="hand" class="hand hand-rack" aria-label="My tiles">\n            \n              '
-        '<li class="hand-slot"><button type="button" class="tile hand-tile is-diable" '
-        'data-index="0" data-letter="?" data-value="0" aria-pressed="false" '
-        'aria-label="joker, 0 points"><span class="tile-letter" aria-hidden="true">?</span> '
-        '<span class="tile-value" aria-hidden="true">0</span></button></li>'
-        "\n            \n          </ol>"
-    )
+    html = hand(view, "en")
+    assert '<ol id="hand" class="hand hand-rack" aria-label="My tiles">' in html
+    assert slots(html) == ["joker, 0 points"]
+    assert 'class="tile hand-tile is-diable" data-index="0" data-letter="?"' in html
 
 
-def test_the_hand_partial_the_guided_game_includes_still_holds_the_list() -> None:
-    view = game_view(my_hand=JOKER_AND_GAPS)
-    with translation.override("en"):
-        html = render_to_string(
-            "games/game.html#hand", {"view": view, "game": SimpleNamespace(pk=7)}
-        )
-        hand = hand_list(view)
-    assert html.strip().startswith('<section class="hand-section" aria-labelledby="hand-title">')
+def test_every_slot_of_a_marque_hand_is_numbered_even_when_empty() -> None:
+    html = hand(game_view(my_hand=JOKER_AND_GAPS), "en")
+    assert [slot.split(" ")[0] for slot in slots(html)] == [str(n) for n in range(1, 13)]
+    assert slots(html)[11] == "12 joker, 0 points"
     assert '<span class="count">(3)</span>' in html and 'id="shuffle-hand"' in html
-    assert f"</div>\n          {hand}\n        </section>" in html
+
+
+# --- the order of the hand (accounts.models.HandOrder) ----------------------------------------
+
+# As dealt: two diables, equal letters apart, values that do not follow the letters.
+DEALT = (
+    TileView(0, "E", 1),
+    TileView(1, "?", 0),
+    TileView(2, "K", 10),
+    TileView(3, "A", 1),
+    TileView(4, "Z", 10),
+    TileView(5, "E", 1),
+    TileView(6, "?", 0),
+    TileView(7, "M", 2),
+)
+
+
+def letters(tiles) -> str:
+    return "".join(tile.letter for tile in tiles)
+
+
+@pytest.mark.parametrize(
+    ("order", "shown"),
+    [
+        ("unsorted", "E?KAZE?M"),
+        ("letter-diables-last", "AEEKMZ??"),
+        ("letter-diables-first", "??AEEKMZ"),
+        # The most points first, then A to Z: K and Z are worth 10, M 2, A and E 1.
+        ("value-diables-last", "KZMAEE??"),
+        ("value-diables-first", "??KZMAEE"),
+        ("no-such-order", "E?KAZE?M"),  # an order the code does not know: as dealt
+    ],
+)
+def test_the_hand_is_sorted_as_the_player_chose(order: str, shown: str) -> None:
+    assert letters(sorted_hand(DEALT, order)) == shown
+
+
+def test_equal_tiles_keep_their_dealt_order() -> None:
+    """The two E (and the two diables) in the order dealt: a page drawn twice is the same."""
+    for order in HandOrder.values:
+        tiles = sorted_hand(DEALT, order)
+        assert [t.index for t in tiles if t.letter == "E"] == [0, 5]
+        assert [t.index for t in tiles if t.letter == "?"] == [1, 6]
+
+
+def test_a_rack_is_drawn_in_the_players_order() -> None:
+    view = game_view(
+        mode="sans-marque", hand_slots=0, my_hand=DEALT, hand_order="value-diables-first"
+    )
+    labels = slots(hand(view, "en"))
+    assert [label.split(",")[0] for label in labels] == [
+        "joker", "joker", "K", "Z", "M", "A", "E", "E",
+    ]  # fmt: skip
+    # The tiles keep their place in the hand as dealt: the move names them by letter.
+    assert re.findall(r'data-index="(\d+)"', hand(view, "en")) == [
+        "1",
+        "6",
+        "2",
+        "4",
+        "7",
+        "3",
+        "0",
+        "5",
+    ]
+
+
+def test_sorted_tiles_fill_the_first_numbered_slots() -> None:
+    """Avec marque, unsorted, a tile sits in its own slot; sorted, in the first ones."""
+    unsorted = slots(hand(game_view(my_hand=JOKER_AND_GAPS), "en"))
+    assert [slot for slot in unsorted if "," in slot] == [
+        "1 A, 1 point",
+        "4 K, 10 points",
+        "12 joker, 0 points",
+    ]
+    view = game_view(my_hand=JOKER_AND_GAPS, hand_order="letter-diables-first")
+    assert slots(hand(view, "en"))[:4] == [
+        "1 joker, 0 points",
+        "2 A, 1 point",
+        "3 K, 10 points",
+        "4",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "chosen"),
+    [("en", "Sort", "By value, jokers last"), ("fr", "Trier", "Par valeur, diables à la fin")],
+)
+def test_the_sort_list_offers_every_order_and_shows_the_saved_one(
+    language: str, label: str, chosen: str
+) -> None:
+    view = game_view(
+        mode="sans-marque", hand_slots=0, my_hand=DEALT, hand_order="value-diables-last"
+    )
+    html = hand(view, language)
+    assert f'<label for="hand-sort">{label}</label>' in html
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>', html)
+    assert [value for value, _selected, _label in options] == HandOrder.values
+    assert [text for _value, selected, text in options if selected] == [chosen]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -155,13 +157,14 @@ def test_a_hint_searches_from_the_players_own_view(alice, bob, monkeypatch) -> N
     seen = []
     best_moves = hints.best_moves
 
-    def capture(view, n=1):
-        seen.append(view)
-        return best_moves(view, n)
+    def capture(view, n=1, *, limit=None):
+        seen.append((view, limit))
+        return best_moves(view, n, limit=limit)
 
     monkeypatch.setattr(hints, "best_moves", capture)
     ask(game, 0)
-    (view,) = seen
+    ((view, limit),) = seen
+    assert limit == settings.DIAMINO_SEARCH_SECONDS  # past it, the best move found so far
     assert isinstance(view, rules.PlayerView)
     assert view.hand is not None
     assert view.viewer == 0 and "".join(view.hand) == OPENING[0]
@@ -270,3 +273,92 @@ def test_a_hint_says_why_in_the_players_language(alice, bob, language: str) -> N
     assert ("Pourquoi" in html) == (language == "fr")
     assert ("Why:" in html) == (language == "en")
     assert runner_up.notation in why
+
+
+REASON_CODES = [
+    "red-points",
+    "green-points",
+    "goes-out",
+    "black-square",
+    "sheds",
+    "returns",
+    "green-draw",
+    "plays-heavy",
+    "plays-awkward",
+    "keeps-diable",
+    "keeps",
+    "out-next",
+    "opens-red",
+    "exchange",
+    "pass",
+    "ahead-points",
+    "ahead-tiles",
+    "ahead-hand",
+    "ahead-safety",
+    "ahead-out-next",
+    "ahead-close",
+]
+
+
+@pytest.mark.parametrize("code", REASON_CODES)
+def test_each_reason_names_tiles_with_one_word_and_ranks_a_move_ahead_not_past(code) -> None:
+    from django.utils import translation
+
+    from games import reasons
+
+    with translation.override("fr"):
+        french = reasons.phrase(code, 2, "H8→ CHAT" if code.startswith("ahead") else "KW")
+    with translation.override("en"):
+        english = reasons.phrase(code, 2, "H8→ CHAT" if code.startswith("ahead") else "KW")
+    assert french and english
+    assert "carré" not in french  # the game page says "lettres" for tiles throughout
+    assert "letter" not in english
+    assert "passe avant" not in french  # reads like the move Passe
+    if code.startswith("ahead-") and code != "ahead-close":
+        assert french.startswith("se classe devant H8→ CHAT")
+        assert english.startswith("ranks ahead of H8→ CHAT")
+
+
+@pytest.mark.parametrize("mode", ["marque", "sans-marque"])
+def test_the_hint_box_in_french_calls_tiles_lettres_as_the_rest_of_the_page(
+    alice, bob, mode
+) -> None:
+    """Sans marque the box counts the tiles out of the hand and says why: one word for both,
+    the one the hand ("Mes lettres"), the picker and the reserve use around it."""
+    game = services.game_create(creator=alice, mode=mode, seats=2, rated=False)
+    services.game_join(game_id=game.pk, player=bob, rng=random.Random(1))
+    game.refresh_from_db()
+    rig(game, OPENING)
+    player = seat_at(game, 0).player
+    player.language = "fr"
+    player.save(update_fields=["language"])
+    html = (
+        client_for(player)
+        .post(reverse("games:hint", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true")
+        .content.decode()
+    )
+    assert "Mes lettres" in html
+    box = html.split('class="hint-box"')[1].split("</section>")[0]
+    assert "Meilleur coup" in box
+    assert "carré" not in box.lower()
+    if mode == "sans-marque":
+        assert re.search(r"\d+ lettres? (sorties? de|de moins dans) votre main", box)
+
+
+@pytest.mark.parametrize("code", REASON_CODES)
+def test_the_analysis_speaks_of_any_players_move_in_the_third_person(code) -> None:
+    """The analysis of a finished game is read by every player about every move, the
+    computer's too: "your tiles" there would speak of the reader's."""
+    from django.utils import translation
+
+    from games import reasons
+
+    tiles = "H8→ CHAT" if code.startswith("ahead") else "KW"
+    with translation.override("fr"):
+        french = reasons.phrase(code, 2, tiles, own=False)
+    with translation.override("en"):
+        english = reasons.phrase(code, 2, tiles, own=False)
+    assert french and english
+    assert not re.search(r"\b(vous|votre|vos)\b", french), french
+    assert not re.search(r"\b(you|your)\b", english), english
+    assert "carré" not in french, french  # "lettres", as the analysis line's "lettres sorties"

@@ -77,6 +77,22 @@ def test_a_second_viewer_of_the_same_version_reads_the_moves_from_the_cache(game
     assert not [q for q in warm.captured_queries if 'FROM "games_move"' in q["sql"]]
 
 
+def test_a_new_release_reads_and_draws_afresh_what_the_old_one_cached(game, settings) -> None:
+    first, second = seat_at(game, 0).player, seat_at(game, 1).player
+    services.move_submit(
+        game_id=game.pk, player=first, version=0, move=rules.Exchange(0, HANDS[0][:2])
+    )
+    client = Client()
+    client.force_login(second)
+    url = reverse("games:page", args=[game.pk])
+    before = client.get(url).content.decode()  # the old release's moves and board cached
+    settings.DIAMINO_RELEASE = "next-release"
+    with CaptureQueriesContext(connection) as after:
+        again = client.get(url).content.decode()
+    assert [q for q in after.captured_queries if 'FROM "games_move"' in q["sql"]]
+    assert board(again) == board(before)
+
+
 def test_players_and_a_spectator_each_see_their_own_hand_and_controls(game, spectator) -> None:
     mover, waiting = seat_at(game, 0).player, seat_at(game, 1).player
     mine = page(mover, game)  # fills the cache

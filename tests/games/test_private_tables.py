@@ -94,3 +94,20 @@ def test_once_it_has_started_it_is_watched_like_any_game(table, carol, outsider)
     services.game_join(game_id=table.pk, player=carol)
     assert Game.objects.get().status == Game.Status.RUNNING
     assert table_page(client_for(outsider), table).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "invited", "pending"),
+    [("en", "Invited", "Pending"), ("fr", "Invité", "En attente")],
+)
+def test_an_invitee_who_joined_is_listed_once_among_the_players(
+    table, alice, bob, carol, language: str, invited: str, pending: str
+) -> None:
+    alice.language = language
+    alice.save(update_fields=["language"])
+    html = table_page(client_for(alice), table).content.decode()
+    players = html.split('class="seat-list"')[1].split("</ol>")[0]
+    assert "bob" in players and "carol" not in players
+    invitations = html.split(f"<h3>{invited}</h3>")[1].split("</ul>")[0]
+    assert "carol" in invitations and pending in invitations
+    assert "bob" not in invitations

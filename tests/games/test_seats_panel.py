@@ -1,4 +1,4 @@
-"""The game page's "Players" card, written in Python (games/templatetags/seats.py).
+"""The game page's "Players" card (in games/game.html).
 
 What a player reads there: names escaped, each badge and fact in French and
 in English, the deadline in their time zone with the days given, the give-time

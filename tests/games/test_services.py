@@ -197,6 +197,21 @@ def test_a_non_word_is_refused_naming_the_word(alice, bob) -> None:
     assert "HCA" in error.value.message("fr")
 
 
+def test_a_move_number_already_taken_is_refused_as_the_game_having_moved_on(alice, bob) -> None:
+    # Another process wrote move 1 after this one read the game at version 0: the
+    # database's unique move number refuses the second, and the player is told.
+    game = rig(start_game([alice, bob]), OPENING)
+    first = seat_at(game, 0)
+    Move.objects.create(game=game, number=1, seat=first, kind="pass", notation="-", record={})
+    before = snapshot(game)
+    with pytest.raises(GameError) as error:
+        services.move_submit(
+            game_id=game.pk, player=first.player, version=0, move=place("H8C", "I8H", "J8A", "K8T")
+        )
+    assert error.value.code == "moved-on"
+    assert snapshot(game) == before
+
+
 def test_playing_out_of_turn_is_refused(alice, bob) -> None:
     game = rig(start_game([alice, bob]), OPENING)
     second = seat_at(game, 1)

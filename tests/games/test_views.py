@@ -99,14 +99,41 @@ def test_no_page_or_fragment_reveals_another_hand_or_the_reserve(game, outsider)
         assert client.get(reverse("games:record", args=[game.pk])).status_code == 404
 
 
+def test_no_page_fragment_or_replay_reveals_another_player_s_queued_move(game, outsider) -> None:
+    """R-HIDE-1: a queued move (issue #36) is made from its player's hand: only they see it."""
+    first, second = seat_at(game, 0), seat_at(game, 1)
+    services.move_submit(
+        game_id=game.pk,
+        player=first.player,
+        version=0,
+        move=rules.Place(0, (("H8", "C"), ("I8", "H"), ("J8", "A"), ("K8", "T"))),
+    )
+    services.queued_move_set(
+        game_id=game.pk, player=first.player, version=1, move=rules.Place(0, (("L8", "S"),))
+    )
+    url = reverse("games:page", args=[game.pk])
+    own = client_for(first.player).get(url).content.decode()
+    assert 'data-queued="L8=S"' in own and "(CHAT)S" in own
+    for user in (second.player, outsider):
+        client = client_for(user)
+        for response in (
+            client.get(url),
+            client.get(url, {"since": "0"}, HTTP_HX_REQUEST="true"),
+            client.get(reverse("games:replay", args=[game.pk])),
+        ):
+            text = response.content.decode()
+            assert "L8=S" not in text and "(CHAT)S" not in text and "data-queued" not in text
+
+
 def test_the_poll_answers_204_when_nothing_changed(game) -> None:
     client = client_for(seat_at(game, 1).player)
     url = reverse("games:page", args=[game.pk])
-    assert client.get(url, {"since": "0"}, HTTP_HX_REQUEST="true").status_code == 204
+    since = {"since": "0.running.0", "chat": "0"}  # selectors.live_token, the chat's count
+    assert client.get(url, since, HTTP_HX_REQUEST="true").status_code == 204
     services.move_submit(
         game_id=game.pk, player=seat_at(game, 0).player, version=0, move=rules.Pass(0)
     )
-    response = client.get(url, {"since": "0"}, HTTP_HX_REQUEST="true")
+    response = client.get(url, since, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert 'id="game-area"' in response.content.decode()
 
@@ -245,10 +272,11 @@ def test_a_move_through_htmx_reads_the_game_once_and_writes_only_what_changed(ga
 # A placement in a game 12 moves in, through htmx as the page sends it, answered
 # with the new game area: the session and the user (2); under the game's lock, the
 # game and its seats with their players (2), the move, the mover's seat and the
-# game written (3); the next player's "your turn" row, after checking their address
-# (2); the game area's moves and vacations (2). Plus the test's own savepoint and
-# its release (2), which stand for the request's BEGIN and COMMIT.
-MOVE_QUERIES = 13
+# game written (3); the next player's "your turn" row, after checking their address,
+# inserted in a savepoint so that a key already written leaves the move standing (4);
+# the game area's moves and vacations (2). Plus the test's own savepoint and its
+# release (2), which stand for the request's BEGIN and COMMIT.
+MOVE_QUERIES = 15
 
 
 def _placement_changing_the_mover_alone(state: rules.GameState, seed: int) -> rules.Place:
@@ -412,7 +440,11 @@ def test_the_tab_title_and_icon_tell_the_player_to_move_it_is_their_turn(game) -
     assert re.search(r'<link rel="icon" href="[^"]*/favicon\.svg" type="image/svg\+xml"', theirs)
     # The poll's fragment carries the title and icon the page takes on (static/js/tab.js).
     services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
-    fragment = client_for(second).get(f"{page}?since=0", HTTP_HX_REQUEST="true").content.decode()
+    fragment = (
+        client_for(second)
+        .get(f"{page}?since=0.running.0&chat=0", HTTP_HX_REQUEST="true")
+        .content.decode()
+    )
     assert f'data-tab-title="(À vous) Partie {game.pk} · Diamino"' in fragment
     assert re.search(r'data-favicon="[^"]*favicon-turn\.svg"', fragment)
 
@@ -426,8 +458,11 @@ def test_an_english_page_calls_the_tile_a_joker_never_a_diable(alice, bob) -> No
     assert (
         'aria-label="joker, 0 points"' in html and "Which letter does the joker stand for?" in html
     )
-    # What is left is markup (class names and ids), never words a player reads.
-    words = re.sub(r"(is-diable|diable-(dialog|title|hint)|data-t-diable)", "", html)
+    # What is left is markup (class names, ids, the "Sort" list's values), never words a
+    # player reads.
+    words = re.sub(
+        r"(is-diable|diable-(dialog|title|hint)|data-t-diable|-diables-(first|last))", "", html
+    )
     assert "diable" not in words.lower()
 
 

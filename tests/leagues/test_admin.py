@@ -264,3 +264,42 @@ def test_staff_who_may_suspend_but_not_change_placements_are_offered_only_suspen
     page = action(client, "placement", "suspend_players", [p0.pk], apply="yes", reason="Abandons")
     assert "P0 suspended from" in page.content.decode()
     assert Suspension.objects.filter(player__username="p0").exists()
+
+
+LATER = {
+    "registration_opens_at_0": "2030-11-01",
+    "registration_opens_at_1": "09:00",
+    "registration_closes_at_0": "2030-11-20",
+    "registration_closes_at_1": "09:00",
+    "starts_at_0": "2030-12-01",
+    "starts_at_1": "09:00",
+    "ends_at_0": "2031-01-01",
+    "ends_at_1": "09:00",
+}
+
+
+def test_a_running_seasons_times_cannot_be_changed_in_the_admin(staff_client, scheduled) -> None:
+    fields = ("registration_opens_at", "registration_closes_at", "starts_at", "ends_at")
+    change = reverse("admin:leagues_season_change", args=[scheduled.pk])
+    # Before the start the times may still be put right…
+    assert 'name="ends_at_0"' in staff_client.get(change).content.decode()
+    with time_machine.travel(scheduled.starts_at, tick=False):
+        services.season_start(season_id=scheduled.pk)
+    scheduled.refresh_from_db()
+    assert scheduled.state == Season.State.RUNNING
+    before = Season.objects.values(*fields).get(pk=scheduled.pk)
+    # …once it runs they are shown, not offered; what is posted for them is ignored.
+    page = staff_client.get(change).content.decode()
+    assert 'name="ends_at_0"' not in page and 'name="starts_at_0"' not in page
+    management = {"divisions-TOTAL_FORMS": 0, "divisions-INITIAL_FORMS": 0}
+    form = {"league": scheduled.league_id, "number": scheduled.number, **LATER, **management}
+    assert staff_client.post(change, form).status_code == 302
+    assert Season.objects.values(*fields).get(pk=scheduled.pk) == before
+    # Nor through the league's page, where its seasons are rows.
+    from leagues.admin import SeasonInlineForm
+
+    row = SeasonInlineForm({"number": scheduled.number, **LATER}, instance=scheduled)
+    assert all(row.fields[name].disabled for name in fields)
+    assert row.is_valid(), row.errors
+    row.save()
+    assert Season.objects.values(*fields).get(pk=scheduled.pk) == before

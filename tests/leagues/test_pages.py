@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 from django.urls import reverse
 
@@ -29,7 +30,7 @@ def _client(user, language: str = "en") -> Client:
 
 
 def _messages(html: str) -> str:
-    match = re.search(r'<ul class="messages" role="status">(.*?)</ul>', html, re.S)
+    match = re.search(r'<ul class="messages">(.*?)</ul>', html, re.S)
     return match.group(1) if match else ""
 
 
@@ -115,7 +116,7 @@ def test_registering_twice_is_refused_with_a_message_and_changes_nothing(
 )
 def test_registering_when_registration_is_closed_is_refused(language: str, expected: str) -> None:
     season = open_season(make_league())
-    season.state = Season.State.ANNOUNCED
+    season.state = Season.State.SCHEDULED  # the divisions are placed
     season.save()
     client = _client(make_player("alice"), language)
     answer = client.post(_registration_url(season), {"action": "register"})
@@ -334,3 +335,101 @@ def test_the_league_page_tells_a_suspended_player_instead_of_offering_to_registe
     assert button not in html and 'value="register"' not in html
     other = _client(make_player("bob"), language).get(_league_url(league)).content.decode()
     assert 'value="register"' in other and expected not in other
+
+
+# --- registration opens at its time; the lobby announces the seasons --------------------
+
+OPENS = datetime.fromisoformat("2027-01-04T10:00:00+00:00")  # 11:00 in Paris, the site's zone
+
+
+def _announced(league, *, opens=OPENS) -> Season:
+    return Season.objects.create(
+        league=league,
+        number=1,
+        state=Season.State.ANNOUNCED,
+        registration_opens_at=opens,
+        registration_closes_at=opens + timedelta(days=7),
+        starts_at=opens + timedelta(days=7),
+        ends_at=opens + timedelta(days=35),
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "expected", "button"),
+    [
+        ("en", "Registration opens on Jan. 4, 2027, 11:00 AM.", "Register for this season"),
+        ("fr", "Inscriptions ouvertes le 4 janvier 2027 11:00.", "M’inscrire à cette saison"),
+    ],
+)
+def test_before_its_time_the_league_page_says_when_registration_opens(
+    language: str, expected: str, button: str
+) -> None:
+    league = make_league()
+    _announced(league)
+    with time_machine.travel(OPENS - timedelta(minutes=1), tick=False):
+        client = _client(make_player("alice"), language)  # logged in at that time
+        html = client.get(_league_url(league)).content.decode()
+    assert expected in html
+    assert button not in html
+
+
+def test_after_its_time_a_player_registers_though_beat_has_not_opened_the_season() -> None:
+    league = make_league()
+    season = _announced(league)
+    with time_machine.travel(OPENS + timedelta(minutes=1), tick=False):
+        client = _client(make_player("alice"))
+        html = client.get(_league_url(league)).content.decode()
+        assert "Register for this season" in html
+        answer = client.post(_registration_url(season), {"action": "register"}, follow=True)
+    assert "You are registered" in _messages(answer.content.decode())
+    season.refresh_from_db()
+    assert season.state == Season.State.REGISTRATION
+    assert season.registrations.count() == 1
+
+
+def _lobby(language: str = "en") -> str:
+    return (
+        Client(headers={"accept-language": language}).get(reverse("games:lobby")).content.decode()
+    )
+
+
+def test_the_lobby_announces_a_season_open_for_registration_with_a_link_to_its_league() -> None:
+    league = make_league()
+    open_season(league)
+    html = _lobby()
+    line = re.search(r'<section class="card league-announcements".*?</section>', html, re.S)
+    assert line, "no announcement in the lobby"
+    assert f'<a href="{_league_url(league)}">Ligue du lundi, season 1</a>' in line.group(0)
+    assert "registration is open until" in line.group(0)
+    french = _lobby("fr")
+    assert "Ligue du lundi, saison 1</a>\u00a0: inscriptions ouvertes jusqu’au" in french
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "season 1</a> is announced: registration opens on Jan. 4, 2027, 11:00 AM."),
+        ("fr", "saison 1</a> est annoncée\u00a0: inscriptions ouvertes le 4 janvier 2027 11:00."),
+    ],
+)
+def test_the_lobby_announces_a_first_season_and_says_it_opens_once_its_time_has_come(
+    language: str, expected: str
+) -> None:
+    league = make_league()
+    _announced(league)
+    with time_machine.travel(OPENS - timedelta(hours=1), tick=False):
+        assert expected in _lobby(language)
+    with time_machine.travel(OPENS, tick=False):
+        # No one has opened it (beat has not run): the lobby reads the date all the same.
+        html = _lobby("en")
+    assert "season 1</a>: registration is open until" in html
+
+
+def test_the_lobby_announces_nothing_without_a_season_to_register_for() -> None:
+    league = make_league()
+    running_season(make_players(4), league=league)
+    inactive = make_league(slug="en-sommeil", name="Ligue en sommeil")
+    inactive.active = False
+    inactive.save()
+    open_season(inactive)
+    assert "league-announcements" not in _lobby()

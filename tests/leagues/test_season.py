@@ -50,7 +50,7 @@ def test_a_season_of_a_two_player_league_from_registration_to_the_next_divisions
         )
         with pytest.raises(LeagueError) as refused:
             services.registration_create(season_id=season.pk, player=players[0])
-        assert refused.value.code == "registration-closed"
+        assert refused.value.code == "registration-not-open"
 
         traveller.shift(timedelta(hours=2))
         assert tasks.seasons_advance()["open"] == 1

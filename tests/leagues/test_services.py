@@ -81,8 +81,7 @@ def test_a_player_registers_once(open_season) -> None:
 
 
 @pytest.mark.parametrize(
-    "state",
-    [Season.State.ANNOUNCED, Season.State.SCHEDULED, Season.State.RUNNING, Season.State.FINISHED],
+    "state", [Season.State.SCHEDULED, Season.State.RUNNING, Season.State.FINISHED]
 )
 def test_registration_is_refused_outside_its_window(state) -> None:
     season = make_season(make_league(), state=state)
@@ -96,6 +95,57 @@ def test_registration_is_refused_outside_its_window(state) -> None:
     with translation.override("fr"):
         assert str(error.message) == "Les inscriptions à cette saison sont closes."
     assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", "Les inscriptions à cette saison ouvrent le 4 janvier 2027 11:00."),
+        ("en", "Registration for this season opens on Jan. 4, 2027, 11:00 AM."),
+    ],
+)
+def test_registration_before_its_opening_time_is_refused_with_the_date(
+    language: str, expected: str
+) -> None:
+    season = make_season(make_league())  # opens at T0 + 1 h: 11:00 in Paris, the site's time zone
+    before = snapshot()
+    with (
+        time_machine.travel(season.registration_opens_at - timedelta(minutes=1), tick=False),
+        translation.override(language),
+    ):
+        error = refused(
+            "registration-not-open",
+            services.registration_create,
+            season_id=season.pk,
+            player=make_player("early"),
+        )
+        assert str(error.message) == expected
+    assert snapshot() == before
+
+
+def test_a_player_registers_at_the_opening_time_even_before_beat_opens_the_season() -> None:
+    season = make_season(make_league())
+    with time_machine.travel(season.registration_opens_at, tick=False):
+        services.registration_create(season_id=season.pk, player=make_player("first"))
+    season.refresh_from_db()
+    assert season.state == Season.State.REGISTRATION
+    assert season.registration_opened_at == season.registration_opens_at
+    assert season.registrations.get().player.username == "first"
+
+
+def test_the_pages_open_every_season_due_once_and_only_in_active_leagues() -> None:
+    due = make_season(make_league())
+    later = make_season(make_league(slug="plus-tard"), opens=T0 + timedelta(hours=3))
+    asleep = make_season(make_league(slug="en-sommeil", active=False))
+    with time_machine.travel(T0 + timedelta(hours=2), tick=False):
+        assert services.seasons_open_due() == 1
+        assert services.seasons_open_due() == 0
+    states = {s.pk: s.state for s in Season.objects.all()}
+    assert states == {
+        due.pk: Season.State.REGISTRATION,
+        later.pk: Season.State.ANNOUNCED,
+        asleep.pk: Season.State.ANNOUNCED,
+    }
 
 
 def test_registration_is_refused_to_a_suspended_player(open_season) -> None:

@@ -170,7 +170,8 @@ def test_a_wrong_move_is_refused_with_the_engines_message_and_changes_nothing(
     )
     assert answer.status_code == 400
     text = _text(answer.content)
-    assert "Départ" in text and "Étape 1" in text
+    # The engine's reason, then the step's move in one line.
+    assert "Le premier mot part de H8" in text and "Étape 1 : jouez H8→ CHAT." in text
     assert "Étape 1 sur 6" in _text(client.get("/partie-guidee/").content)
 
 
@@ -194,7 +195,9 @@ def test_the_preview_judges_with_the_engine_and_adds_the_guidance(client: Client
         "/partie-guidee/apercu/", {"version": 0, "action": "place", "placements": "G8=C,H8=H"}
     )
     assert 'data-ok="false"' in bad.content.decode()
-    assert "Étape 1" in _text(bad.content)
+    # The step's move in one line, not its whole text again (it stays above the board).
+    assert "Étape 1 : jouez H8→ CHAT." in _text(bad.content)
+    assert str(guided.STEPS[0].instruction)[:40] not in _text(bad.content)
     good = client.post("/partie-guidee/apercu/", {"version": 0, **FORM[0]})
     assert 'data-ok="true"' in good.content.decode() and "CHAT" in _text(good.content)
 
@@ -248,3 +251,85 @@ def test_a_signed_in_player_gets_no_game_either(client: Client) -> None:
 def test_the_home_page_links_to_the_guided_game(client: Client) -> None:
     assert 'href="/partie-guidee/"' in client.get("/").content.decode()
     assert 'href="/partie-guidee/"' in client.get("/regles/").content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "intro"),
+    [
+        ("en", "16 tiles for you and 12 for the computer"),
+        ("fr", "16 carrés pour vous et 12 pour l’ordinateur"),
+    ],
+)
+def test_the_intro_counts_the_tiles_each_side_really_holds(client: Client, language, intro) -> None:
+    hands = guided.position(0).hands
+    assert (len(hands[guided.PLAYER]), len(hands[guided.COMPUTER])) == (16, 12)
+    assert intro in _text(client.get("/partie-guidee/", HTTP_ACCEPT_LANGUAGE=language).content)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "named"),
+    [
+        ("en", ("cross-word", "red devil", "exchange", "going out", "green devils", "passing")),
+        (
+            "fr",
+            ("mot croisé", "diable rouge", "échange", "fin de partie", "diables verts", "passe"),
+        ),
+    ],
+)
+def test_the_ending_claims_only_the_moves_the_steps_showed(client: Client, language, named) -> None:
+    # The steps: no green devil and no pass; the ending sends to the rules for those.
+    assert [step.key for step in guided.STEPS] == [
+        "start",
+        "cross",
+        "joker",
+        "red-devil",
+        "exchange",
+        "out",
+    ]
+    _play_all(client, HTTP_ACCEPT_LANGUAGE=language)
+    end = _text(client.get("/partie-guidee/", HTTP_ACCEPT_LANGUAGE=language).content)
+    assert "every move" not in end and "tous les coups" not in end
+    for words in named:
+        assert words in end
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Good, go on: H on I8, A on J8, T on K8."),
+        ("fr", "Bien, continuez\u00a0: H en I8, A en J8, T en K8."),
+    ],
+)
+def test_a_single_tile_of_the_steps_word_reads_as_guidance_not_an_error(
+    client: Client, language, says
+) -> None:
+    client.get("/partie-guidee/")
+    answer = client.post(
+        "/partie-guidee/apercu/",
+        {"version": 0, "action": "place", "placements": "H8=C"},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    page = answer.content.decode()
+    assert answer.status_code == 200
+    assert 'class="preview is-guidance"' in page and "error-mark" not in page
+    assert says in html.unescape(page)
+    # The whole step is not repeated: the instruction stays where it is, above.
+    assert str(guided.STEPS[0].instruction)[:40] not in html.unescape(page)
+
+
+@pytest.mark.django_db
+def test_a_tile_off_the_steps_word_is_still_refused_with_the_engines_message(
+    client: Client,
+) -> None:
+    client.get("/partie-guidee/")
+    page = client.post(
+        "/partie-guidee/apercu/",
+        {"version": 0, "action": "place", "placements": "A1=C"},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert "is-error" in page and "error-mark" in page

@@ -7,7 +7,6 @@ import pytest
 from moderation.models import Report
 from moderation.services import report_create
 from tests.games.conftest import alice, bob, carol, outsider, start_game  # noqa: F401
-from tests.notifications.conftest import committed  # noqa: F401
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 
@@ -33,21 +31,6 @@ def bob(db):
 @pytest.fixture
 def carol(db):
     return make_player("carol", language="en", time_zone="UTC")
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks) -> Callable[[], AbstractContextManager[None]]:
-    """``with committed():`` runs the on-commit callbacks (the queued sends) at the end.
-
-    Tests run inside a transaction that never commits; this plays the commit's part.
-    """
-
-    @contextmanager
-    def run() -> Iterator[None]:
-        with django_capture_on_commit_callbacks(execute=True):
-            yield
-
-    return run
 
 
 def new_game(players, *, hands=OPENING, mode: str = "marque", keep_start: bool = False) -> Game:

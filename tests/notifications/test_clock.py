@@ -91,14 +91,25 @@ def test_a_one_day_game_reminds_halfway_not_at_the_start(alice, bob, tick, mailo
     assert tick(T0 + 12 * 60 * MINUTE + MINUTE)["reminders"] == 1
 
 
-def test_a_player_who_reads_no_turn_emails_gets_no_reminder(alice, bob, tick, mailoutbox) -> None:
+def test_the_reminder_email_is_its_own_choice_whatever_the_turn_emails(
+    alice, bob, tick, mailoutbox
+) -> None:
     game = started_at_t0([alice, bob])
     first = seat_at(game, 0).player
-    first.turn_emails = TurnEmails.NEVER
+    first.turn_emails = TurnEmails.NEVER  # no turn email, but the reminder is kept (#35)
     first.save()
     tick(T0 + 2 * DAY + MINUTE)
-    assert mailoutbox == []
-    assert rows(kind="reminder") == [("reminder", first.username, "skipped")]
+    assert [to for to, _subject in subjects(mailoutbox)] == [first.email]
+    first.reminder_emails = False
+    first.save()
+    with time_machine.travel(T0 + 2 * DAY + 2 * MINUTE, tick=False):
+        services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
+    second = seat_at(game, 1).player
+    second.reminder_emails = False
+    second.save()
+    tick(T0 + 4 * DAY + 3 * MINUTE)
+    assert len(mailoutbox) == 1
+    assert rows(kind="reminder")[-1] == ("reminder", second.username, "skipped")
 
 
 def test_a_digest_reader_still_gets_the_reminder(alice, bob, tick, mailoutbox) -> None:
@@ -161,8 +172,8 @@ def test_a_time_out_in_a_three_player_game_skips_the_seat_and_tells_everyone(
     got = dict(subjects(mailoutbox))
     assert set(got) == {first.email, second.email, third.email}
     # alice and carol read English, bob French: the subjects' fixed part is checked in English.
-    assert got[second.email].endswith(f"Your turn — Game {game.pk}") or got[second.email].endswith(
-        f"Partie {game.pk}"
+    assert got[second.email].endswith(f"Your turn in game {game.pk}") or got[second.email].endswith(
+        f"À vous de jouer dans la partie {game.pk}"
     )
     assert "ran out of time" in got[first.email]
     assert got[third.email].startswith(f"[Diamino] {first} ran out of time")
@@ -184,7 +195,10 @@ def test_a_time_out_in_a_three_player_game_skips_the_seat_and_tells_everyone(
     assert sorted(to for to, _subject in subjects(mailoutbox)) == sorted(
         [first.email, second.email, third.email]
     )
-    assert all(" — " in subject for _to, subject in subjects(mailoutbox))  # "Game over — …"
+    assert all(  # "Game N is over", "La partie N est terminée"
+        subject.endswith((f"Game {game.pk} is over", f"La partie {game.pk} est terminée"))
+        for _to, subject in subjects(mailoutbox)
+    )
 
 
 def test_a_move_before_the_deadline_means_no_time_out(alice, bob, tick) -> None:

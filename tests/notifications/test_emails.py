@@ -92,12 +92,12 @@ def test_the_deadline_is_in_the_recipients_time_zone_and_language(
     if recipient.language == "en":  # Thursday 15:00 UTC = 10:00 in New York
         assert "Deadline: March 5, 2026, 10:00 AM (America/New_York)" in message.body
         assert "It is your turn in Game" in message.body
-        assert message.subject == f"[Diamino] Your turn — Game {game.pk}"
+        assert message.subject == f"[Diamino] Your turn in game {game.pk}"
         assert '<html lang="en">' in html_of(message)
     else:  # 16:00 in Paris, French date
         assert "Échéance\u00a0: 5 mars 2026 16:00 (Europe/Paris)" in message.body
         assert "Vous recevez cet e-mail en tant que bob sur Diamino." in message.body
-        assert "Partie" in message.subject
+        assert message.subject == f"[Diamino] À vous de jouer dans la partie {game.pk}"
         assert '<html lang="fr">' in html_of(message)
 
 
@@ -178,11 +178,11 @@ def test_the_game_over_email_gives_the_result_to_every_player(
     winner_line = f"Winner: {winner}" if loser.language == "en" else f"Gagnant\u00a0: {winner}"
     assert winner_line in to_loser.body
     english = to_winner if winner.language == "en" else to_loser
-    assert english.subject == f"[Diamino] Game over — Game {game.pk}"
+    assert english.subject == f"[Diamino] Game {game.pk} is over"
     assert re.search(r"Last move \(move \d+\) by \w+: Resignation\n", english.body)
     assert "Abandon" not in english.body
     french = to_loser if english is to_winner else to_winner
-    assert french.subject == f"[Diamino] Partie terminée — Partie {game.pk}"
+    assert french.subject == f"[Diamino] La partie {game.pk} est terminée"
 
 
 @pytest.mark.parametrize(("days", "shown"), [(1, "1 jour par coup"), (3, "3 jours par coup")])
@@ -216,14 +216,14 @@ def give_a_day(game: Game, giver, committed) -> None:
         (
             "en",
             "America/New_York",
-            "[Diamino] {giver} gave you one more day — Game {game}",
+            "[Diamino] {giver} gave you one more day in game {game}",
             "{giver} gave you one more day to play in Game {game}: your deadline is now "
             "March 6, 2026, 10:00 AM.",
         ),
         (
             "fr",
             "Europe/Paris",
-            "[Diamino] {giver} vous donne un jour de plus — Partie {game}",
+            "[Diamino] {giver} vous donne un jour de plus dans la partie {game}",
             "Partie {game}\u00a0: {giver} vous donne un jour de plus pour jouer. Votre échéance "
             "est maintenant le 6 mars 2026 16:00.",
         ),
@@ -320,6 +320,11 @@ def french_emails_of_every_kind(bob) -> dict[Notification.Kind, mail.EmailMultiA
         Kind.REMINDER: (to_move.player, game, turn),
         Kind.TIME_GIFT: (to_move.player, game, {**turn, "giver": seat_at(game, 0).pk}),
         Kind.DIGEST: (to_move.player, None, {}),
+        Kind.INVITATIONS_HELD: (
+            bob,
+            None,
+            {"until": int(datetime.now(UTC).timestamp()) + 3600, "count": 10},
+        ),
     }
     report = report_create(
         reporter=bob, game_id=game.pk, reported_seat_id=None, reason="other", text="Bizarre."
@@ -393,3 +398,38 @@ def test_english_calls_the_tile_a_joker_and_the_squares_devils(
     _game, message = the_turn_email([alice, bob], committed, mailoutbox)
     assert "- green devil, + red devil. A lower-case letter is a joker." in message.body
     assert "diable" not in message.body.lower() and "diable" not in html_of(message).lower()
+
+
+@pytest.mark.parametrize(
+    ("template", "context", "english", "french"),
+    [
+        ("game_started", {}, "Game 4 has started", "La partie 4 a commencé"),
+        (
+            "turn",
+            {"first_move": True},
+            "Game 4 has started: your turn",
+            "La partie 4 a commencé\u00a0: à vous de jouer",
+        ),
+        ("turn", {}, "Your turn in game 4", "À vous de jouer dans la partie 4"),
+        ("game_over", {}, "Game 4 is over", "La partie 4 est terminée"),
+        ("annulled", {}, "Game 4 was annulled", "La partie 4 a été annulée"),
+        (
+            "timeout",
+            {"it_was_me": True},
+            "You ran out of time in game 4",
+            "Votre délai est dépassé dans la partie 4",
+        ),
+    ],
+)
+def test_email_subjects_read_as_sentences(template, context, english, french) -> None:
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    for language, expected in (("en", english), ("fr", french)):
+        with translation.override(language):
+            subject = render_to_string(
+                f"emails/{template}_subject.txt", {"game": SimpleNamespace(pk=4), **context}
+            )
+        assert subject.strip() == expected

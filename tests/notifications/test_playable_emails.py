@@ -18,10 +18,10 @@ from django.utils import translation
 import rules
 from accounts.models import TurnEmails
 from bymail.extract import html_to_text, reply_text
-from bymail.tokens import ReplyTicket, noreply_address, read_reply_address, reply_address
 from games import bridge, clock
 from games.email_board import text_position
 from games.models import Game
+from games.reply_address import ReplyTicket, noreply_address, read_reply_address, reply_address
 from notifications import renderers
 from notifications.models import Notification
 from rules.reply_notation import ReplyNotationError, parse_reply

@@ -15,6 +15,7 @@ def test_every_kind_of_notification_is_known_to_the_outbox_once_the_apps_are_rea
     assert renderers.built_kinds() == set(Notification.Kind.values) - {
         Notification.Kind.ACCOUNT,
         Notification.Kind.MAIL_ANSWER,  # bymail renders its own (bymail/emails.py)
+        Notification.Kind.CHAT,  # web push only (notifications/push.py)
     }
 
 

@@ -15,7 +15,7 @@ from django.db import connections
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from diamino_site.celery import app
+from infra.celery import app
 from notifications import periodic, sending
 from notifications.models import Notification
 from notifications.tasks import send_notification

@@ -54,10 +54,13 @@ def finish(
     mode: str = "marque",
     when: datetime | None = None,
     left: Sequence[User] = (),
+    rated: bool = True,
 ) -> Game:
     """A finished game with ``results``; players in ``left`` resigned (R-END-4).
 
-    The winners are the seats ranked 1, as the engine would say.
+    The winners are the seats ranked 1, as the engine would say. ``rated`` is
+    off for a friendly game or one with a computer player seated, as the games
+    service would have left it.
     """
     when = when or timezone.now()
     with transaction.atomic():
@@ -70,6 +73,7 @@ def finish(
             started_at=when - timedelta(days=3),
             finished_at=when,
             end=Game.End.BLOCKED,
+            rated=rated,
         )
         for position, (player, score, rank) in enumerate(results):
             Seat.objects.create(

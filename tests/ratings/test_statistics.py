@@ -7,10 +7,13 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.computers import computer_user
+from accounts.models import User
 from accounts.services import user_delete
 from games import services as game_services
-from games.models import Game
+from games.models import Game, Seat
 from ratings import selectors
+from ratings.models import Rating
 from ratings.selectors import StatsQuery
 from tests.factories import make_player
 from tests.ratings.conftest import BASE, finish, start_game
@@ -151,7 +154,7 @@ def test_a_players_place_is_computed_in_the_database(season, players) -> None:
 
 def test_the_player_statistics_are_split_by_mode(season, players) -> None:
     alice = players[0]
-    stats = {row.mode: row for row in selectors.player_statistics(alice)}
+    stats = {row.mode: row.all_games for row in selectors.player_statistics(alice)}
     assert (stats["marque"].games, stats["marque"].wins, stats["marque"].total) == (5, 3, 50)
     assert (stats["sans-marque"].games, stats["sans-marque"].wins) == (1, 0)
 
@@ -168,3 +171,78 @@ def test_the_head_to_head_record_counts_only_games_both_played(season, players) 
     # In "four", carol's win over alice is not erin's: the other seats don't count.
     versus_erin = selectors.head_to_head(carol, players[4]).modes[0]
     assert (versus_erin.games, versus_erin.player_wins, versus_erin.viewer_wins) == (1, 1, 0)
+
+
+# --- rated games apart from all games -----------------------------------------------------
+
+
+@pytest.fixture
+def mixed(players) -> list[Game]:
+    """alice's games in both modes: rated ones against people, friendly ones, and
+    unrated ones against the computer (the games service leaves those unrated)."""
+    alice, bob, carol = players[:3]
+    computer = computer_user("debutant")
+    day = timedelta(days=1)
+    return [
+        finish([(alice, 30, 1), (bob, 10, 2)], when=BASE),
+        finish([(bob, 25, 1), (alice, 5, 2), (carol, 0, 3)], when=BASE + day),
+        finish([(alice, 80, 1), (computer, 10, 2)], when=BASE + 2 * day, rated=False),
+        finish([(computer, 90, 1), (alice, 70, 2)], when=BASE + 3 * day, rated=False),
+        finish([(alice, 60, 1), (bob, 50, 2)], when=BASE + 4 * day, rated=False),  # friendly
+        finish([(alice, 0, 1), (bob, 0, 2)], mode="sans-marque", when=BASE + 5 * day),
+        finish(
+            [(computer, 0, 1), (alice, 0, 2)],
+            mode="sans-marque",
+            when=BASE + 6 * day,
+            rated=False,
+        ),
+    ]
+
+
+def seats_of(player: User, games: list[Game], mode: str, keep=lambda game: True) -> list[Seat]:
+    return [game.seats.get(player=player) for game in games if game.mode == mode and keep(game)]
+
+
+def against_computer(game: Game) -> bool:
+    return any(seat.player.is_computer for seat in game.seats.all())
+
+
+def figures_of(seats: list[Seat]) -> tuple:
+    """What the page should say about ``seats``, added up here rather than by the database."""
+    scores = [seat.score for seat in seats]
+    return (
+        len(seats),
+        sum(seat.is_winner for seat in seats),
+        max(scores),
+        sum(scores) / len(scores),
+        sum(scores),
+    )
+
+
+def as_tuple(figures: selectors.Figures) -> tuple:
+    return (figures.games, figures.wins, figures.best, figures.average, figures.total)
+
+
+def test_the_rated_figures_count_only_rated_games_and_the_others_count_all(mixed, players) -> None:
+    alice = players[0]
+    stats = {row.mode: row for row in selectors.player_statistics(alice)}
+    for mode in ("marque", "sans-marque"):
+        rated = seats_of(alice, mixed, mode, lambda game: game.rated)
+        every = seats_of(alice, mixed, mode)
+        assert len(rated) < len(every), "the fixture mixes rated and unrated games"
+        assert as_tuple(stats[mode].rated) == pytest.approx(figures_of(rated))
+        assert as_tuple(stats[mode].all_games) == pytest.approx(figures_of(every))
+        assert stats[mode].computer_games == len(seats_of(alice, mixed, mode, against_computer))
+        # The rated figures describe the same games as the rating beside them.
+        assert stats[mode].rated.games == Rating.objects.get(player=alice, mode=mode).games
+
+
+def test_unrated_games_against_people_or_the_computer_stay_off_the_leaderboard(
+    mixed, players
+) -> None:
+    alice = players[0]
+    rows = {row[0]: row[1:] for row in board()}
+    rated = seats_of(alice, mixed, "marque", lambda game: game.rated)
+    games, wins, best, average, total = figures_of(rated)
+    assert rows["alice"] == pytest.approx((games, wins, wins / games, best, average, total))
+    assert not any(name.startswith("ordinateur-") for name in rows)

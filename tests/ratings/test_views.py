@@ -9,7 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.computers import computer_user
 from accounts.models import User
+from games.models import Game, Seat
 from ratings import views
 from tests.factories import PASSWORD
 from tests.ratings.conftest import BASE, finish, player
@@ -110,9 +112,23 @@ def test_a_player_without_enough_games_is_told_how_to_appear(client: Client, pla
     finish([(carol, 20, 1), (alice, 5, 2)])
     login(client, carol)
     html = html_of(client.get(LEADERBOARD))
-    assert "Finish at least 3 avec marque games" in html
+    assert "Finish at least 3 rated avec marque games" in html
     assert "carol" not in row_names(html)
     assert "carol" in row_names(html_of(client.get(LEADERBOARD, {"min": 1})))
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Finished rated avec marque games"),
+        ("fr", "Parties avec marque classées et terminées"),
+    ],
+)
+def test_the_leaderboard_says_it_counts_rated_games_only(
+    client: Client, players, language, says
+) -> None:
+    html = html_of(client.get(LEADERBOARD, HTTP_ACCEPT_LANGUAGE=language))
+    assert says in html
 
 
 def test_htmx_gets_only_the_table(client: Client, players) -> None:
@@ -196,10 +212,110 @@ def test_the_player_page_shows_ratings_statistics_and_the_chart(client: Client, 
     assert html.count('class="card mode-panel"') == 2
     assert html.count('<svg width="400" height="200" viewBox="0 0 400 200" role="img"') == 2
     assert "Rating history · Avec marque" in html and "over 2 rated games" in html
-    assert "<dt>Total</dt><dd>50</dd>" in html
+    assert groups(html, "marque")["All games"]["Total"] == "50"
     assert html.count(">provisional<") == 2
     assert "rank 1 of 3" in html  # the recent games list
     assert "You and" not in html, "no head-to-head for an anonymous visitor"
+
+
+def groups(html: str, mode: str) -> dict[str, dict[str, str]]:
+    """The figures of a mode's panel, by group heading, then by label."""
+    panel = re.search(
+        rf'<article class="card mode-panel" aria-labelledby="mode-{mode}-title">(.*?)</article>',
+        html,
+        flags=re.S,
+    )
+    assert panel is not None
+    return {
+        heading: dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", body))
+        for heading, body in re.findall(r"<h4>(.*?)</h4>(.*?)(?=<h4>|$)", panel.group(1), re.S)
+    }
+
+
+@pytest.fixture
+def mixed(players) -> list[Game]:
+    """alice's games: rated against people, friendly, and unrated against the computer."""
+    alice, bob = players[:2]
+    computer = computer_user("debutant")
+    return [
+        finish([(alice, 30, 1), (bob, 10, 2)], when=BASE),
+        finish([(bob, 25, 1), (alice, 5, 2)], when=BASE + timedelta(days=1)),
+        finish([(alice, 80, 1), (computer, 10, 2)], when=BASE + timedelta(days=2), rated=False),
+        finish([(alice, 61, 1), (bob, 50, 2)], when=BASE + timedelta(days=3), rated=False),
+        finish([(computer, 0, 1), (alice, 0, 2)], mode="sans-marque", rated=False),
+    ]
+
+
+def alices_seats(games: list[Game], mode: str, *, rated_only: bool) -> list[Seat]:
+    return [
+        game.seats.get(player__username="alice")
+        for game in games
+        if game.mode == mode and (game.rated or not rated_only)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "labels"),
+    [
+        (
+            "en",
+            (
+                "Rated games",
+                "All games",
+                "Games",
+                "Wins",
+                "Total",
+                "Against the computer",
+                "unrated",
+            ),
+        ),
+        (
+            "fr",
+            (
+                "Parties classées",
+                "Toutes les parties",
+                "Parties",
+                "Victoires",
+                "Total",
+                "Contre l’ordinateur",
+                "non classée",
+            ),
+        ),
+    ],
+)
+def test_the_player_page_says_which_figures_count_only_rated_games(
+    client: Client, mixed, language, labels
+) -> None:
+    rated_title, all_title, games, wins, total, computer, unrated = labels
+    alice = User.objects.get(username="alice")
+    html = html_of(client.get(alice.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language))
+    marque = groups(html, "marque")
+    assert list(marque) == [rated_title, all_title]
+    for title, rated_only in ((rated_title, True), (all_title, False)):
+        seats = alices_seats(mixed, "marque", rated_only=rated_only)
+        shown = marque[title]
+        assert shown[games] == str(len(seats))
+        assert shown[wins] == str(sum(seat.is_winner for seat in seats))
+        assert shown[total] == str(sum(seat.score for seat in seats))
+    computer_games = [
+        game
+        for game in mixed
+        if game.mode == "marque" and any(seat.player.is_computer for seat in game.seats.all())
+    ]
+    assert marque[all_title][computer] == str(len(computer_games))
+    assert computer not in marque[rated_title]
+    # Sans marque: only a game against the computer, so nothing rated to show.
+    sans_marque = groups(html, "sans-marque")
+    assert sans_marque[rated_title] == {}
+    assert sans_marque[all_title][games] == str(
+        len(alices_seats(mixed, "sans-marque", rated_only=False))
+    )
+    # The list of games says which ones were unrated.
+    listed = re.search(r'<section class="player-games".*?</section>', html, flags=re.S)
+    assert listed is not None
+    items = re.findall(r"<li>(.*?)</li>", listed.group(0), flags=re.S)
+    assert len(items) == len(mixed)
+    assert sum(unrated in item for item in items) == sum(not game.rated for game in mixed)
 
 
 def test_the_chart_coordinates_stay_numbers_in_french(client: Client, players) -> None:

@@ -96,9 +96,16 @@ def test_every_refusal_of_the_engine_puts_a_non_breaking_space_where_french_want
         "record.py",
         "strategy.py",
     }
-    assert ("«\u00a0X\u00a0» en X n'est pas une lettre de A à Z.") in {t for _, t in refusals}
+    assert ("«\u00a0X\u00a0» en X n’est pas une lettre de A à Z.") in {t for _, t in refusals}
     wrong = {where: found for where, text in refusals if (found := misplaced_marks(text))}
     assert wrong == {}
+
+
+def test_every_refusal_of_the_engine_writes_the_french_apostrophe_as_the_site_does() -> None:
+    """The catalogues write « n’est » (U+2019); a refusal with « n'est » beside them
+    showed two apostrophes on one page."""
+    straight = {where: text for where, text in french_refusals() if "'" in text}
+    assert straight == {}
 
 
 @pytest.mark.parametrize("letter", ["1", "CH"])
@@ -107,5 +114,5 @@ def test_a_letter_that_is_not_one_is_quoted_as_french_quotes_it(letter: str) -> 
     with pytest.raises(IllegalMove) as refusal:
         apply(state, Place(0, (("H8", letter), *tiles("I8H"))))
     message = refusal.value.message("fr")
-    assert message == f"«{NBSP}{letter}{NBSP}» en H8 n'est pas une lettre de A à Z."
+    assert message == f"«{NBSP}{letter}{NBSP}» en H8 n’est pas une lettre de A à Z."
     assert misplaced_marks(message) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from dataclasses import replace
 
 import pytest
@@ -43,11 +44,22 @@ from rules.dawg import (
 )
 from rules.engine import returns_owed
 from rules.material import DIABLE
-from rules.movegen import Candidate, Position, _generate, generate, legal_placements, position
+from rules.movegen import (
+    Candidate,
+    Position,
+    _generate,
+    expand,
+    generate,
+    legal_placements,
+    position,
+    words,
+)
 from rules.placement import check_placement
 from rules.randomplay import find_move
 from rules.state import EMPTY
 from tests.rules.helpers import SMALL, WORDS, put, start
+
+pytestmark = pytest.mark.slow  # seconds of CPU each: run first (tests/conftest.py)
 
 # Words over few letters, so that brute force over a diable's letters is cheap
 # and random boards fill with crossings.
@@ -138,6 +150,9 @@ def test_the_generator_finds_exactly_the_placements_brute_force_finds(state):
     as_sets = [frozenset(m.tiles) for m in moves]
     assert len(as_sets) == len(set(as_sets)), "a placement was generated twice"
     assert set(as_sets) == brute_force(state, 0)
+    # The diables expanded lazily give the same list, in the same order.
+    pos = position(view(state, 0))
+    assert expand(pos, words(pos)) == moves
 
 
 # --- focused cases on the 7x7 test board -----------------------------------------------
@@ -271,6 +286,20 @@ def test_pruning_the_left_parts_loses_no_placement_of_a_big_hand(seed, letters, 
     pruned = generate(pos)
     assert len(pruned) > 10_000
     assert pruned == _generate(pos, prune=False)
+    found = words(pos)
+    assert len(found) < len(pruned)  # a diable plays each letter it could: expanded later
+    assert expand(pos, found) == pruned
+    assert expand(pos, words(pos, diables=0), diables=0) == generate(pos, diables=0)
+
+
+def test_a_search_past_its_deadline_stops_with_some_of_the_placements():
+    config = make_config("sans-marque", words="fr")
+    state = _midgame(config, 7)
+    pos = position(view(state, state.turn))
+    every = generate(pos, diables=0)
+    assert every and generate(pos, 0, deadline=time.monotonic() - 1) == []
+    some = generate(pos, 0, deadline=time.monotonic() + 0.001)
+    assert set(some) <= set(every)
 
 
 def test_legal_placements_reads_only_the_view(french):

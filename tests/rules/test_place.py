@@ -42,7 +42,7 @@ def chat():
 def test_r_turn_1_only_the_player_to_move_may_place(chat):
     error = illegal(chat, Place(1, tiles("L8S")))
     assert (error.code, error.rule) == ("not-your-turn", "R-TURN-1")
-    assert error.message("fr") == "Ce n'est pas votre tour."
+    assert error.message("fr") == "Ce n’est pas votre tour."
     assert error.message("en") == "It is not your turn."
 
 
@@ -185,7 +185,7 @@ def test_r_place_3_no_limit_on_tiles_after_the_first_move():
 def test_r_place_4_a_main_word_not_in_the_list_is_rejected(chat):
     error = illegal(chat, Place(0, tiles("L8Z")))
     assert (error.code, error.rule) == ("not-a-word", "R-PLACE-4")
-    assert error.message("fr") == "Le mot CHATZ n'existe pas."
+    assert error.message("fr") == "Le mot CHATZ n’existe pas."
     assert error.message("en") == "CHATZ is not a word."
 
 

@@ -71,7 +71,7 @@ def test_a_record_is_judged_move_by_move():
     assert moves[1]["ok"] and moves[1]["words"] == ["CHATS"]
     assert moves[2]["ok"] is False and moves[2]["rule"] == "R-TURN-1"
     assert moves[2]["code"] == "not-your-turn" and moves[2]["message"] == "It is not your turn."
-    assert moves[2]["message_fr"] == "Ce n'est pas votre tour."
+    assert moves[2]["message_fr"] == "Ce n’est pas votre tour."
     assert moves[3]["ok"] is False  # an illegal move changes nothing: still player 0's turn
     assert moves[4]["ok"] and moves[5]["ok"]
     assert moves[6] == {

@@ -193,7 +193,7 @@ def test_a_move_played_by_the_second_player(fresh):
     [
         ("Bonjour, merci", "no-move", "Aucun coup", "No move found"),
         ("", "no-move", "Aucun coup", "No move found"),
-        ("Z8 CHAT", "off-board", "n'est pas sur le plateau", "is not on the board"),
+        ("Z8 CHAT", "off-board", "n’est pas sur le plateau", "is not on the board"),
         ("O8 CHAT", "runs-off", "sort du plateau", "runs off the board"),
         ("8H CHAT", "square-order", "H8, pas 8H", "H8, not 8H"),
         (
@@ -203,10 +203,10 @@ def test_a_move_played_by_the_second_player(fresh):
             "but not",
         ),
         ("échange", "exchange-empty", "quelles lettres échanger", "which tiles to exchange"),
-        ("exchange A1", "bad-tile", "n'est pas une lettre", "is not a tile"),
+        ("exchange A1", "bad-tile", "n’est pas une lettre", "is not a tile"),
         ("H8 CHAT rends", "returns-empty", "quelles lettres rendre", "which tiles to give back"),
         ("H8", "no-word", "écrivez le mot", "write the word"),
-        ("H8 C(HA", "bad-word", "n'est pas un mot", "is not a word"),
+        ("H8 C(HA", "bad-word", "n’est pas un mot", "is not a word"),
     ],
 )
 def test_unreadable_replies_say_why_in_both_languages(fresh, text, code, fr, en):
@@ -217,6 +217,7 @@ def test_unreadable_replies_say_why_in_both_languages(fresh, text, code, fr, en)
     assert en in error.value.message("en")
     assert error.value.message("en-gb") == error.value.message_en
     assert misplaced_marks(error.value.message("fr")) == []  # French typography
+    assert "'" not in error.value.message("fr")  # the apostrophe is typographic, as on the site
 
 
 def test_letters_in_parentheses_must_be_on_the_board(fresh, with_ha):

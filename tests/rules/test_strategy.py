@@ -32,6 +32,8 @@ from rules.record import parse_record, write_record
 from rules.strategy import LEVELS, Judge, best_moves, choose_move, evaluate_move
 from tests.rules.helpers import SMALL, inventory, put, start
 
+pytestmark = pytest.mark.slow  # seconds of CPU each: run first (tests/conftest.py)
+
 MAX_MOVES = 400
 
 

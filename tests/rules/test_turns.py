@@ -49,7 +49,7 @@ def test_r_exch_1_exchange_needs_enough_tiles_in_the_reserve():
     error = illegal(state, Exchange(0, "AB"))
     assert (error.code, error.rule) == ("reserve-too-small", "R-EXCH-1")
     assert error.message("en") == "The reserve holds only 1 tile: exchange fewer."
-    assert error.message("fr") == "La réserve n'a que 1 lettre\u00a0: échangez-en moins."
+    assert error.message("fr") == "La réserve n’a que 1 lettre\u00a0: échangez-en moins."
     assert illegal(replace(state, reserve=()), Exchange(0, "A")).code == "reserve-too-small"
 
 
@@ -62,7 +62,7 @@ def test_r_exch_1_exchanged_tiles_come_from_the_hand():
     assert (error.code, error.rule) == ("not-in-hand", "R-HAND-1")
     joker = illegal(start(), Exchange(0, "?"))
     assert joker.message("en") == "You have no joker in your hand to exchange."
-    assert joker.message("fr") == "Vous n'avez pas de diable en main à échanger."
+    assert joker.message("fr") == "Vous n’avez pas de diable en main à échanger."
 
 
 def test_r_exch_1_exchange_with_an_rng_draws_at_random_and_replays_exactly():

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from diamino_site.celery import app
+from infra.celery import app
 from monitoring import heartbeats
 from monitoring.models import TaskRun
 from notifications import periodic

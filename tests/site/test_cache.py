@@ -1,4 +1,4 @@
-"""The Redis cache with a way round (diamino_site/cache.py), against a Redis that refuses.
+"""The Redis cache with a way round (infra/cache.py), against a Redis that refuses.
 
 A port nobody listens on refuses every connection, as a stopped Redis does, so
 these run without any service; ``tests/faults/test_redis_down.py`` stops, freezes
@@ -15,10 +15,11 @@ from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
-from diamino_site import outage
-from diamino_site.cache import ResilientRedisCache
+from infra import outage
+from infra.ratelimit import Limit, RateLimited, take
 from tests.factories import PASSWORD, make_player
-from tests.faults.redis_server import RedisServer, free_port, redis_server  # noqa: F401 (fixture)
+from tests.faults.redis_server import RedisServer, redis_server  # noqa: F401 (fixture)
+from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def redis_refusing(settings):
     base = {
-        "BACKEND": "diamino_site.cache.ResilientRedisCache",
+        "BACKEND": "infra.cache.ResilientRedisCache",
         "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
@@ -34,7 +35,7 @@ def redis_refusing(settings):
         "default": {**base, "FALLBACK": "local"},
         "sessions": {**base, "FALLBACK": "none"},
     }
-    settings.SESSION_ENGINE = "diamino_site.sessions"
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     settings.SESSION_CACHE_ALIAS = "sessions"
     yield
     outage.forget_all()
@@ -56,7 +57,7 @@ def test_the_session_cache_keeps_nothing(redis_refusing) -> None:
 
 
 def test_log_in_answers_and_the_limit_holds_with_redis_refusing(redis_refusing, caplog) -> None:
-    caplog.set_level(logging.WARNING, logger="diamino_site.outage")
+    caplog.set_level(logging.WARNING, logger="infra.outage")
     make_player("alice")
     owner = Client(REMOTE_ADDR="198.51.100.4")
     response = owner.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
@@ -72,33 +73,30 @@ def test_log_in_answers_and_the_limit_holds_with_redis_refusing(redis_refusing, 
     assert len([r for r in caplog.records if "unavailable" in r.getMessage()]) == 1
 
 
-def test_a_count_falls_back_to_the_process_with_redis_refusing(redis_refusing) -> None:
-    cache = caches["default"]
-    assert isinstance(cache, ResilientRedisCache)
-    assert isinstance(cache, ResilientRedisCache)
-    assert [cache.count_up("count", 2, 60) for _ in range(3)] == [2, 4, 6]
+def test_a_limit_is_counted_in_the_process_with_redis_refusing(redis_refusing) -> None:
+    limit = Limit("test", count=2, seconds=60)
+    take(limit, "someone")
+    take(limit, "someone")
+    with pytest.raises(RateLimited):
+        take(limit, "someone")
 
 
-def test_a_count_in_redis_is_made_once_with_its_expiry_and_then_only_counted(
+def test_a_limit_counted_in_redis_expires_with_its_window(
     redis_server: RedisServer,  # noqa: F811 (the fixture)
     settings,
 ) -> None:
     settings.CACHES = {
         "default": {
-            "BACKEND": "diamino_site.cache.ResilientRedisCache",
+            "BACKEND": "infra.cache.ResilientRedisCache",
             "LOCATION": redis_server.url,
         }
     }
-    cache = caches["default"]
-    assert isinstance(cache, ResilientRedisCache)
-    assert cache.count_up("count", 1, 60) == 1
-    assert cache.get("count") == 1  # what Django's own get reads
-    raw = redis.Redis.from_url(redis_server.url)
-    (key,) = raw.keys("*count")
-    raw.expire(key, 30)  # as if 30 seconds had passed: counting again keeps the expiry
-    assert cache.count_up("count", 2, 60) == 3
-    assert 25 <= raw.ttl(key) <= 30
-    raw.delete(key)  # the window is over: a fresh count, with a new expiry
-    assert cache.count_up("count", 1, 60) == 1
-    assert 55 <= raw.ttl(key) <= 60
+    limit = Limit("test", count=2, seconds=60)
+    take(limit, "someone", cost=2)
+    with pytest.raises(RateLimited):
+        take(limit, "someone")
+    raw = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    (key,) = [k for k in raw.keys("*ratelimit:test:someone:*") if not str(k).endswith(":start")]
+    assert raw.get(key) == "2"  # the refused one counted nothing
+    assert 55 <= raw.ttl(key) <= 61
     outage.forget_all()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import InterfaceError, OperationalError
 
-from diamino_site.celery import app
+from infra.celery import app
 from notifications import periodic
 from notifications.tasks import sweep_outbox
 

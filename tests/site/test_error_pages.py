@@ -7,6 +7,8 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
+from tests.factories import page_language
+
 pytestmark = pytest.mark.django_db
 
 FRENCH = {
@@ -45,7 +47,7 @@ def test_each_error_page_is_the_sites_in_the_visitors_language(
     response = client.get(PATHS[status])
     assert response.status_code == status
     html = response.content.decode()
-    assert f'<html lang="{language}">' in html
+    assert page_language(html) == language
     assert f"<h1>{headings[status]}</h1>" in html
     assert 'class="site-header"' in html and "css/site.css" in html
     assert "Not Found" not in html and "Server Error" not in html

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import gzip
-import http.server
-import io
 import json
 import logging
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +13,6 @@ from django.test import Client
 
 from diamino_site.env import env_addresses
 from monitoring.errors import before_send
-from monitoring.request_id import RequestIdFilter
 from tests.site.processes import python_run, settings_of
 
 if TYPE_CHECKING:
@@ -38,22 +32,6 @@ def broken_home(monkeypatch) -> None:
         raise RuntimeError(f"could not greet {EMAIL}")
 
     monkeypatch.setattr("diamino_site.views.render", boom)
-
-
-@pytest.fixture
-def site_log() -> Iterator[io.StringIO]:
-    """What the site's console handler writes, with its own filter and format."""
-    root = logging.getLogger()
-    console = next(
-        h for h in root.handlers if any(isinstance(f, RequestIdFilter) for f in h.filters)
-    )
-    stream = io.StringIO()
-    copy = logging.StreamHandler(stream)
-    copy.filters = list(console.filters)
-    copy.setFormatter(console.formatter)
-    root.addHandler(copy)
-    yield stream
-    root.removeHandler(copy)
 
 
 def test_every_response_has_a_request_id(client: Client) -> None:
@@ -131,36 +109,6 @@ def test_before_send_keeps_the_page_and_drops_what_was_sent_and_who_sent_it() ->
     }
     assert kept["user"] == {"id": 7}
     assert kept["extra"]["seat"]["score"] == 12
-
-
-class _Sentry(http.server.BaseHTTPRequestHandler):
-    """A stand-in for Sentry's ingest endpoint: keeps each envelope it is sent."""
-
-    received: list[str]
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        if self.headers.get("Content-Encoding") == "gzip":
-            body = gzip.decompress(body)
-        self.received.append(body.decode())
-        self.send_response(200)
-        self.end_headers()
-        self.wfile.write(b"{}")
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-@pytest.fixture
-def sentry_endpoint() -> Iterator[tuple[str, list[str]]]:
-    received: list[str] = []
-    handler = type("Handler", (_Sentry,), {"received": received})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://publickey@127.0.0.1:{server.server_address[1]}/1", received
-    server.shutdown()
-    server.server_close()
 
 
 # A log-in that fails deep inside, with a hand and the player's address in its frame,

@@ -41,7 +41,7 @@ def broken(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def copy_of_the_project(tmp_path: Path) -> Path:
-    for name in (*PACKAGES, "diamino_site", "benchmarks"):
+    for name in (*PACKAGES, "diamino_site", "infra", "benchmarks"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
@@ -68,3 +68,12 @@ def test_a_view_importing_the_kernel_breaks_a_contract(tmp_path):
     report = broken(lint_imports(copy))
     assert "only games/services/ imports the services' kernel" in report
     assert "games.views -> games.services.kernel" in report
+
+
+def test_the_infrastructure_importing_an_app_breaks_a_contract(tmp_path):
+    copy = copy_of_the_project(tmp_path)
+    with (copy / "infra" / "ratelimit.py").open("a") as module:
+        module.write("\nfrom accounts.models import User  # noqa: E402\n")
+    report = broken(lint_imports(copy))
+    assert "the apps in layers: no import loop between them" in report
+    assert "infra.ratelimit -> accounts.models" in report

@@ -17,7 +17,7 @@ def test_the_suite_runs_on_postgresql_when_services_are_required() -> None:
 def test_a_task_goes_through_redis_and_a_real_worker() -> None:
     from celery.contrib.testing.worker import start_worker
 
-    from diamino_site.celery import app, ping
+    from infra.celery import app, ping
 
     assert app.conf.task_always_eager is False
     # celery-types: start_worker wants a Celery[Task], the app's tasks are DatabaseTask (invariant).

@@ -1,24 +1,33 @@
-"""Sessions with Redis: read from the cache, kept in the database (diamino_site/sessions.py)."""
+"""Sessions with Redis: read from the cache, kept in the database (Django's ``cached_db``).
+
+With Redis away, the session cache (``infra/cache.py``, ``FALLBACK`` "none")
+keeps nothing: pages read the database, and a log-out stays one.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from infra import cache as resilient
+from infra import outage
 from tests.factories import make_player
+from tests.faults.redis_server import RedisServer, free_port, redis_server  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE = "diamino_site.sessions"
+ENGINE = "django.contrib.sessions.backends.cached_db"
 
 pytestmark = pytest.mark.django_db
 
@@ -51,22 +60,59 @@ def test_a_flushed_cache_signs_nobody_out(cached_sessions) -> None:
     assert _session_queries(client, reverse("games:mine")) == []  # cached again
 
 
-def test_a_cache_that_does_not_answer_falls_back_to_the_database(
-    cached_sessions, monkeypatch
-) -> None:
+def _sessions_on_redis(settings, url: str) -> None:
+    """The session cache as production sets it (diamino_site/settings.py), on ``url``."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "sessions": {
+            "BACKEND": "infra.cache.ResilientRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "RETRY_SECONDS": 1,
+            "FALLBACK": "none",
+        },
+    }
+    settings.SESSION_ENGINE = ENGINE
+    settings.SESSION_CACHE_ALIAS = "sessions"
+
+
+@pytest.fixture
+def forget_outages() -> Iterator[None]:
+    yield
+    outage.forget_all()
+    resilient.forget_missed_deletes()
+
+
+def test_a_redis_that_refuses_leaves_the_sessions_in_the_database(settings, forget_outages) -> None:
+    _sessions_on_redis(settings, f"redis://127.0.0.1:{free_port()}/0")
     client = Client()
     client.force_login(make_player("outage"))
-    cache.clear()
-
-    def down(*args, **kwargs):
-        raise ConnectionError("Redis is down")
-
-    backend = type(caches["default"])
-    monkeypatch.setattr(backend, "get", down)
-    monkeypatch.setattr(backend, "set", down)
     response = client.get(reverse("games:mine"))
     assert response.status_code == 200
     assert "outage" in response.content.decode()
+    client.post(reverse("account_logout"))
+    assert client.get(reverse("games:mine")).status_code == 302
+
+
+def test_a_log_out_while_redis_hangs_stays_one_once_redis_answers_with_the_old_session(
+    settings,
+    redis_server: RedisServer,  # noqa: F811 (the fixture)
+    forget_outages,
+) -> None:
+    _sessions_on_redis(settings, redis_server.url)
+    client = Client()
+    client.force_login(make_player("leaving"))
+    assert client.get(reverse("games:mine")).status_code == 200  # cached in Redis
+    cookie = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    redis_server.hang()
+    try:
+        client.post(reverse("account_logout"))
+    finally:
+        redis_server.resume()
+    time.sleep(1.1)  # past RETRY_SECONDS: Redis is asked again, and still holds the session
+    thief = Client()
+    thief.cookies[django_settings.SESSION_COOKIE_NAME] = cookie
+    assert thief.get(reverse("games:mine")).status_code == 302  # to the log-in page
 
 
 def test_logging_out_ends_the_cached_session(cached_sessions) -> None:

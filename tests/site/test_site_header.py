@@ -1,6 +1,5 @@
-"""Every page's header and footer: the same links for everyone in one language, drawn
-once per language (``{% fixed_fragment %}`` in templates/base.html), and the visitor's
-own name, page, CSRF token and current path on each request."""
+"""Every page's header and footer (templates/base.html): the same links for everyone in
+one language, and the visitor's own name, page, CSRF token and current path on each request."""
 
 from __future__ import annotations
 

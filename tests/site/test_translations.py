@@ -91,6 +91,24 @@ def test_french_catalogues_put_a_non_breaking_space_before_colons_and_question_m
     assert wrong == {}
 
 
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda path: path.parts[-4])
+def test_french_catalogues_write_the_typographic_apostrophe(path: Path) -> None:
+    """One apostrophe on every French page: « l’ordinateur » (U+2019), as the engine's
+    refusals write it (tests/rules/test_errors.py), never « l'ordinateur »."""
+    translations = _translations(path)
+    assert any("\u2019" in text for text in translations)
+    assert [text for text in translations if "'" in text] == []
+
+
+@pytest.mark.django_db
+def test_the_french_rules_page_writes_the_typographic_apostrophe(client: Client) -> None:
+    """Our French rules (the page's own text, not the 1960s rulebook it also quotes word for word)."""
+    body = Path(settings.BASE_DIR) / "templates" / "learn" / "_rules_fr.html"
+    text = re.sub(r"\{#.*?#\}|\{%.*?%\}|<[^>]+>", " ", body.read_text(encoding="utf-8"), flags=re.S)
+    assert "\u2019" in text
+    assert re.findall(r"\w'\w", text) == []
+
+
 @pytest.mark.parametrize(
     ("text", "right"),
     [
@@ -115,3 +133,26 @@ def test_french_catalogues_put_a_non_breaking_space_before_colons_and_question_m
 )
 def test_the_typography_check_tells_right_from_wrong(text: str, right: bool) -> None:
     assert (misplaced_marks(text) == []) is right
+
+
+def test_every_field_staff_read_in_the_admin_has_a_label_in_french() -> None:
+    """A field without a verbose_name shows its English name ("Creator", "To move") to
+    French staff: each of the project's model fields names itself in gettext."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    root = Path(settings.BASE_DIR).resolve()
+    ours = [
+        model
+        for model in apps.get_models()
+        if Path(apps.get_app_config(model._meta.app_label).path).resolve().parent == root
+    ]
+    assert {"games.Game", "leagues.Season"} <= {model._meta.label for model in ours}
+    untranslated = [
+        f"{model._meta.label}.{field.name}"
+        for model in ours
+        for field in model._meta.get_fields(include_parents=False)
+        if field.concrete and not field.auto_created
+        if not isinstance(getattr(field, "verbose_name", None), Promise)
+    ]
+    assert untranslated == []

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from bymail.tokens import mail_in_domain
+from games.reply_address import mail_in_domain
 
 
 class Command(BaseCommand):

@@ -1,0 +1,675 @@
+"""A page on a phone: what a player on a mid-range phone waits for (``BENCH=phone``).
+
+Debian's Chromium, driven by Playwright, emulates the phone through the
+DevTools protocol (a CDP session per page): ``Emulation.setCPUThrottlingRate``
+4 (a mid-range phone's CPU), ``Network.emulateNetworkConditions`` 1.6 Mbit/s
+down, 750 kbit/s up, 150 ms latency ("Fast 3G"), a 390×844 touch viewport.
+The server is the load benchmark's production-like one (``benchmarks.web.stack``):
+gunicorn, DEBUG off, static files collected into WhiteNoise's manifest storage,
+PostgreSQL and Redis. Service workers are blocked: the site's worker precaches
+files after the first visit, which would count in one page's bytes and not
+another's.
+
+For each page, cold (a fresh browser profile: empty cache) then warm (the
+same page reloaded):
+
+- bytes: the sum of CDP ``Network.loadingFinished``'s ``encodedDataLength``,
+  what crossed the network, compressed, headers included;
+- requests: CDP ``Network.requestWillBeSent`` (``data:`` URLs left out);
+- LCP: the last ``largest-contentful-paint`` entry (a buffered PerformanceObserver);
+- board ready (game pages): the later of the navigation's
+  ``domContentLoadedEventEnd`` and the first contentful paint. Every script of
+  the page is ``defer``red and runs before DOMContentLoaded ends; board.js binds
+  its handlers in ``init()`` as it runs, so from then on a tap on a board the
+  screen shows is handled;
+- menu.js: how much later than the style sheet (which blocks the first paint
+  anyway) the parser-blocking menu.js arrived — what it delays the page by.
+
+Play: the player to move taps a placement, waits for the preview to accept it,
+then presses Play; the figure is from the click (a capturing listener's
+``event.timeStamp``) to the frame after htmx has settled the new
+``#game-area`` (``htmx:afterSettle``, then ``requestAnimationFrame``).
+
+Everything is measured ``runs`` times; the report gives medians.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from benchmarks.web import page as game_page
+from benchmarks.web import stack
+from rules import Place
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+CHROMIUM = os.environ.get("DIAMINO_CHROMIUM") or "/usr/bin/chromium"  # as the tests read it
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "fr-FR",
+    "service_workers": "block",
+}
+CPU_SLOWDOWN = 4
+DOWN_KBIT, UP_KBIT, LATENCY_MS = 1600, 750, 150
+
+# Targets of issue #38, on that profile.
+GAME_COLD_KB, GAME_WARM_KB, LIGHT_COLD_KB = 60, 15, 20
+BOARD_READY_MS, PLAY_MS = 700, 350
+
+# What each page's figures are for, and whether a board is on it.
+PAGES: tuple[tuple[str, str, bool], ...] = (
+    ("game", "Game page, mid-game", True),
+    ("lobby", "Lobby", False),
+    ("mine", "My games", False),
+    ("guided", "Guided game", True),
+)
+
+# After the load event, the page is done when no request has finished for this long.
+QUIET_MS = 500
+
+LOAD_SCRIPT = """() => new Promise((resolve) => {
+  // The buffered entries come in a later task: wait for them (a second at most).
+  let lcp = null;
+  const seen = (entries) => { if (entries.length) lcp = entries[entries.length - 1].startTime; };
+  const observer = new PerformanceObserver((list) => seen(list.getEntries()));
+  observer.observe({type: "largest-contentful-paint", buffered: true});
+  const started = performance.now();
+  const finish = () => {
+    seen(observer.takeRecords());
+    if (lcp === null && performance.now() - started < 1000) return setTimeout(finish, 50);
+    observer.disconnect();
+    const nav = performance.getEntriesByType("navigation")[0];
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+    const end = (part) => {
+      const entry = performance.getEntriesByType("resource").find((r) => r.name.includes(part));
+      return entry ? entry.responseEnd : null;
+    };
+    resolve({
+      lcp, fcp: fcp ? fcp.startTime : null, dcl: nav.domContentLoadedEventEnd,
+      menu: end("/js/menu."), css: end("/css/site."),
+    });
+  };
+  requestAnimationFrame(() => setTimeout(finish, 50));
+})"""
+
+PLAY_SCRIPT = """() => {
+  window.__phonePlay = {};
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("#play-button")) window.__phonePlay.click = event.timeStamp;
+  }, {capture: true});
+  document.body.addEventListener("htmx:afterSettle", (event) => {
+    if (!document.getElementById("game-area") || window.__phonePlay.click === undefined) return;
+    requestAnimationFrame(() => { window.__phonePlay.drawn = performance.now(); });
+  });
+}"""
+
+
+PLAY_REQUEST_SCRIPT = """() => {
+  const plays = performance.getEntriesByType("resource").filter((r) => r.name.includes("/jouer/"));
+  const last = plays[plays.length - 1];
+  return last ? last.responseEnd - last.startTime : null;
+}"""
+
+
+@dataclass(frozen=True)
+class Load:
+    """One page load, as the phone saw it."""
+
+    bytes: int
+    requests: int
+    lcp_ms: float | None
+    ready_ms: float | None  # board ready (see the module docstring); None without a board
+    menu_ms: float | None  # menu.js's arrival after site.css's; None when not fetched
+    resources: dict[str, int] = field(default_factory=dict)  # short name -> bytes
+
+
+@dataclass(frozen=True)
+class PageFigures:
+    name: str
+    label: str
+    cold: list[Load]
+    warm: list[Load]
+
+
+@dataclass(frozen=True)
+class PlayFigures:
+    ms: list[float]  # click to the new board drawn
+    answer_ms: list[float]  # of which the Play request itself: sent to answered (Resource Timing)
+    answer_bytes: list[int]  # the Play answer on the wire
+    preview_bytes: list[int]
+    poll_bytes: list[int]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One server configuration's figures."""
+
+    name: str
+    pages: list[PageFigures]
+    play: PlayFigures | None
+
+
+@dataclass(frozen=True)
+class PhoneResult:
+    date: str
+    cpu_mhz: str
+    load: tuple[float, float, float] | None
+    runs: int
+    variants: list[Variant]
+
+    @property
+    def main(self) -> Variant:
+        return self.variants[0]
+
+
+def median(values: list[float] | list[int]) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
+
+
+def cpu_mhz() -> str:
+    """``lscpu | grep MHz``, or /proc/cpuinfo's first ``cpu MHz`` line where lscpu has none."""
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    lines = [" ".join(line.split()) for line in out.splitlines() if "MHz" in line]
+    if lines:
+        return "; ".join(lines)
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("cpu MHz"):
+                    return "(lscpu shows none) /proc/cpuinfo " + " ".join(line.split())
+    except OSError:
+        pass
+    return "unknown"
+
+
+# --- one page, one phone ----------------------------------------------------------
+
+
+class Wire:
+    """What crossed the network for one page, from its CDP session."""
+
+    def __init__(self, page: Page) -> None:
+        self.cdp = page.context.new_cdp_session(page)
+        self.urls: dict[str, str] = {}
+        self.sizes: dict[str, int] = {}
+        self.last_finished = time.monotonic()
+        self.cdp.on("Network.requestWillBeSent", self._sent)
+        self.cdp.on("Network.loadingFinished", self._finished)
+        self.cdp.send("Network.enable")
+        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        self.cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": False,
+                "latency": LATENCY_MS,
+                "downloadThroughput": DOWN_KBIT * 1000 / 8,
+                "uploadThroughput": UP_KBIT * 1000 / 8,
+            },
+        )
+
+    def _sent(self, event: dict[str, Any]) -> None:
+        url = event["request"]["url"]
+        if not url.startswith("data:"):
+            self.urls[event["requestId"]] = url
+
+    def _finished(self, event: dict[str, Any]) -> None:
+        if event["requestId"] in self.urls:
+            self.sizes[event["requestId"]] = int(event["encodedDataLength"])
+        self.last_finished = time.monotonic()
+
+    def reset(self) -> None:
+        self.urls.clear()
+        self.sizes.clear()
+
+    def quiet(self, page: Page, timeout_s: float = 10, started: bool = False) -> None:
+        """Wait until every request has finished and none has for ``QUIET_MS``
+        (and, with ``started``, until at least one request has been sent)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if started and not self.urls:
+                page.wait_for_timeout(50)
+                continue
+            idle = time.monotonic() - self.last_finished
+            if len(self.sizes) >= len(self.urls) and idle * 1000 >= QUIET_MS:
+                return
+            page.wait_for_timeout(100)
+
+    def bytes_to(self, part: str) -> list[int]:
+        """The bytes of each finished request whose URL contains ``part``."""
+        return [size for rid, size in self.sizes.items() if part in self.urls[rid]]
+
+    def resources(self) -> dict[str, int]:
+        named: dict[str, int] = {}
+        for rid, size in self.sizes.items():
+            path = self.urls[rid].split("?", 1)[0].rsplit("/", 2)
+            name = path[-1] or path[-2] + "/"
+            named[name] = named.get(name, 0) + size
+        return named
+
+
+def _load(page: Page, wire: Wire, board: bool) -> Load:
+    wire.quiet(page)
+    timing = page.evaluate(LOAD_SCRIPT)
+    ready = None
+    if board:
+        ready = max(timing["dcl"], timing["fcp"] or 0.0)
+    menu = None
+    if timing["menu"] is not None and timing["css"] is not None:
+        menu = max(0.0, timing["menu"] - timing["css"])
+    return Load(
+        bytes=sum(wire.sizes.values()),
+        requests=len(wire.urls),
+        lcp_ms=timing["lcp"],
+        ready_ms=ready,
+        menu_ms=menu,
+        resources=wire.resources(),
+    )
+
+
+def phone_context(browser: Browser, base_url: str, session: str | None) -> BrowserContext:
+    context = browser.new_context(base_url=base_url, **PHONE)
+    if session:
+        context.add_cookies([{"name": "sessionid", "value": session, "url": base_url}])
+    return context
+
+
+def measure_page(
+    browser: Browser, base_url: str, path: str, session: str | None, board: bool
+) -> tuple[Load, Load]:
+    """One page cold (a fresh profile), then warm (reloaded): its two loads."""
+    context = phone_context(browser, base_url, session)
+    try:
+        page = context.new_page()
+        wire = Wire(page)
+        page.goto(path, wait_until="load")
+        cold = _load(page, wire, board)
+        wire.reset()
+        page.reload(wait_until="load")
+        warm = _load(page, wire, board)
+        return cold, warm
+    finally:
+        context.close()
+
+
+# --- pressing Play ----------------------------------------------------------------
+
+
+def _plain_placement(seen: game_page.Seen, rng: random.Random) -> Place | None:
+    """A legal placement with no diable and nothing given back: taps alone make it."""
+    for _ in range(60):
+        move = game_page.choose(seen, rng)
+        if (
+            isinstance(move, Place)
+            and not move.returns
+            and all(letter.isupper() for _square, letter in move.tiles)
+        ):
+            return move
+    return None
+
+
+def measure_play(
+    browser: Browser, base_url: str, game_id: int, sessions: list[str], rng: random.Random
+) -> tuple[float, float, int, int, int] | None:
+    """The player to move plays once: ms to the new board, ms of the Play request, and the
+    bytes of the Play, preview and poll answers."""
+    from playwright.sync_api import expect
+
+    path = f"/parties/{game_id}/"
+    for session in sessions:
+        context = phone_context(browser, base_url, session)
+        try:
+            page = context.new_page()
+            wire = Wire(page)
+            page.goto(path, wait_until="load")
+            area = page.locator("#game-area")
+            if area.get_attribute("data-my-turn") != "true":
+                continue
+            wire.quiet(page)
+            # The poll the page makes when it comes back to the front (board.js lets it by).
+            wire.reset()
+            page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+            wire.quiet(page, started=True)
+            poll = sum(wire.bytes_to("since="))
+            move = _plain_placement(game_page.read(page.content()), rng)
+            if move is None:
+                return None
+            version = int(area.get_attribute("data-version") or 0)
+            for square, letter in move.tiles:
+                page.locator(
+                    f'#hand .hand-tile:not(.is-placed)[data-letter="{letter}"]'
+                ).first.tap()
+                page.locator(f'#board [data-square="{square}"]').tap()
+            expect(page.locator("#preview")).to_have_attribute("data-ok", "true", timeout=30_000)
+            expect(page.locator("#play-button")).to_be_enabled()
+            wire.quiet(page)
+            preview = wire.bytes_to("/apercu/")
+            page.evaluate(PLAY_SCRIPT)
+            wire.reset()
+            page.locator("#play-button").tap()
+            expect(area).to_have_attribute("data-version", str(version + 1), timeout=30_000)
+            for _ in range(100):
+                marks = page.evaluate("window.__phonePlay")
+                if "drawn" in marks:
+                    break
+                page.wait_for_timeout(50)
+            wire.quiet(page)
+            answer = sum(wire.bytes_to("/jouer/"))
+            request_ms = page.evaluate(PLAY_REQUEST_SCRIPT)
+            drawn = marks["drawn"] - marks["click"]
+            return drawn, request_ms, answer, preview[-1] if preview else 0, poll
+        finally:
+            context.close()
+    return None
+
+
+# --- the whole part ---------------------------------------------------------------
+
+
+def paths(game_id: int) -> dict[str, str]:
+    return {
+        "game": f"/parties/{game_id}/",
+        "lobby": "/parties/",
+        "mine": "/parties/mes-parties/",
+        "guided": "/partie-guidee/",
+    }
+
+
+def measure_variant(
+    browser: Browser,
+    name: str,
+    base_url: str,
+    player: dict[str, Any],
+    sessions: list[str],
+    runs: int,
+    play: bool,
+) -> Variant:
+    where = paths(int(player["game"]))
+    pages = []
+    for key, label, board in PAGES:
+        loads = [
+            measure_page(browser, base_url, where[key], str(player["session"]), board)
+            for _ in range(runs)
+        ]
+        pages.append(PageFigures(key, label, [c for c, _w in loads], [w for _c, w in loads]))
+    figures = None
+    if play:
+        rng = random.Random(38)
+        played = [
+            measure_play(browser, base_url, int(player["game"]), sessions, rng) for _ in range(runs)
+        ]
+        done = [p for p in played if p is not None]
+        figures = PlayFigures(
+            ms=[p[0] for p in done],
+            answer_ms=[p[1] for p in done],
+            answer_bytes=[p[2] for p in done],
+            preview_bytes=[p[3] for p in done],
+            poll_bytes=[p[4] for p in done],
+        )
+    return Variant(name, pages, figures)
+
+
+# The server configurations measured, each against a fresh copy of the seeded games:
+# (name, extra environment, whether Play is measured).
+VARIANTS: tuple[tuple[str, dict[str, str], bool], ...] = (
+    ("as configured (gzip on)", {}, True),
+    ("gzip off", {"DIAMINO_BENCH_GZIP": "0"}, True),
+    ("gzip on + ConditionalGetMiddleware", {"DIAMINO_BENCH_CONDITIONAL_GET": "1"}, False),
+)
+
+
+def say(text: str) -> None:
+    print(
+        f"  phone {time.strftime('%H:%M:%S', time.gmtime())}: {text}", file=sys.stderr, flush=True
+    )
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        raise stack.ServiceUnavailable(f"Chromium is not installed at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def run(
+    database_url: str = stack.DEFAULT_DATABASE_URL,
+    redis_url: str = stack.DEFAULT_REDIS_URL,
+    runs: int = 3,
+    variants: tuple[tuple[str, dict[str, str], bool], ...] = VARIANTS,
+) -> PhoneResult:
+    """Seed one 2-player game 16 moves in, then measure each variant on a fresh gunicorn."""
+    import datetime as dt
+
+    from benchmarks.machine import load_average
+
+    services = stack.check_services(database_url, redis_url)
+    result: list[Variant] = []
+    with stack.data_folder() as folder, stack.fresh_database(services):
+        port = stack.free_port()
+        env = stack.site_env(services, folder, port)
+        seed_env = {**env, "DATABASE_URL": stack.seed_database_url(services.database_url)}
+        say("seeding one game...")
+        seeded = stack.seed(seed_env, "2x1", 16)["players"]
+        assert isinstance(seeded, list)
+        sessions = [str(p["session"]) for p in seeded]
+        with chromium() as browser:
+            for name, extra, play in variants:
+                stack.step_database(services)
+                say(f"{name}...")
+                with stack.gunicorn({**env, **extra}, port, 2, folder) as server:
+                    result.append(
+                        measure_variant(
+                            browser, name, server.base_url, seeded[0], sessions, runs, play
+                        )
+                    )
+    return PhoneResult(
+        date=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        cpu_mhz=cpu_mhz(),
+        load=load_average(),
+        runs=runs,
+        variants=result,
+    )
+
+
+# --- the report's blocks ----------------------------------------------------------
+
+
+HASH = re.compile(r"\.[0-9a-f]{12}(?=\.)")
+
+
+def short_name(name: str) -> str:
+    """A file as people call it: the manifest's hash dropped (board.1a2b3c4d5e6f.js is
+    board.js); the page's own HTML, its path ending in ``/``, said so."""
+    return "the page's HTML" if name.endswith("/") else HASH.sub("", name)
+
+
+def _kb(value: float | None) -> str:
+    return "–" if value is None else f"{value / 1000:.1f}"
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def _median_of(loads: list[Load], attribute: str) -> float | None:
+    return median([getattr(load, attribute) for load in loads])
+
+
+def _page(variant: Variant, name: str) -> PageFigures | None:
+    return next((p for p in variant.pages if p.name == name), None)
+
+
+def targets(result: PhoneResult) -> list[tuple[str, str, bool]]:
+    """(target, this run's median, met) for the report's targets table."""
+    main = result.main
+    rows: list[tuple[str, str, bool]] = []
+    game = _page(main, "game")
+    if game is not None:
+        cold, warm = _median_of(game.cold, "bytes"), _median_of(game.warm, "bytes")
+        ready = _median_of(game.cold, "ready_ms")
+        rows += [
+            (
+                f"Phone: game page < {GAME_COLD_KB} KB cold",
+                f"{_kb(cold)} KB",
+                cold is not None and cold < GAME_COLD_KB * 1000,
+            ),
+            (
+                f"Phone: game page < {GAME_WARM_KB} KB warm",
+                f"{_kb(warm)} KB",
+                warm is not None and warm < GAME_WARM_KB * 1000,
+            ),
+            (
+                f"Phone: board ready < {BOARD_READY_MS} ms (cold)",
+                f"{_ms(ready)} ms",
+                ready is not None and ready < BOARD_READY_MS,
+            ),
+        ]
+    if main.play is not None:
+        play = median(main.play.ms)
+        rows.append(
+            (
+                f"Phone: Play to the new board < {PLAY_MS} ms",
+                f"{_ms(play)} ms",
+                play is not None and play < PLAY_MS,
+            )
+        )
+    for name in ("lobby", "mine"):
+        light = _page(main, name)
+        if light is not None:
+            cold = _median_of(light.cold, "bytes")
+            rows.append(
+                (
+                    f"Phone: {light.label} < {LIGHT_COLD_KB} KB cold",
+                    f"{_kb(cold)} KB",
+                    cold is not None and cold < LIGHT_COLD_KB * 1000,
+                )
+            )
+    return rows
+
+
+def blocks(result: PhoneResult) -> dict[str, str]:
+    from benchmarks.machine import format_load
+    from benchmarks.markdown import met, table
+
+    main = result.main
+    lines = [
+        f"- Date: {result.date}; CPU: {result.cpu_mhz}; load average (1 / 5 / 15 min) at the end: "
+        f"{format_load(result.load)} on {os.cpu_count()} cores",
+        f"- Medians of {result.runs}; Chromium with {CPU_SLOWDOWN}× CPU slowdown, {DOWN_KBIT} kbit/s down, "
+        f"{UP_KBIT} kbit/s up, {LATENCY_MS} ms latency, 390×844 touch screen",
+    ]
+    rows = []
+    for p in main.pages:
+        rows.append(
+            (
+                p.label,
+                _kb(_median_of(p.cold, "bytes")),
+                f"{_median_of(p.cold, 'requests'):g}",
+                _kb(_median_of(p.warm, "bytes")),
+                _ms(_median_of(p.cold, "lcp_ms")),
+                _ms(_median_of(p.warm, "lcp_ms")),
+                _ms(_median_of(p.cold, "ready_ms")),
+                _ms(_median_of(p.warm, "ready_ms")),
+                _ms(_median_of(p.cold, "menu_ms")),
+            )
+        )
+    pages = (
+        "\n".join(lines)
+        + "\n\n"
+        + table(
+            "Page | Cold KB | Requests | Warm KB | LCP cold (ms) | LCP warm (ms) | Board ready cold (ms) "
+            "| Board ready warm (ms) | menu.js after the CSS, cold (ms)",
+            rows,
+            "lrrrrrrrr",
+        )
+    )
+    play_rows = []
+    for v in result.variants:
+        if v.play is None:
+            continue
+        play_rows.append(
+            (
+                v.name,
+                _ms(median(v.play.ms)),
+                _ms(median(v.play.answer_ms)),
+                f"{len(v.play.ms)}",
+                _kb(median(v.play.answer_bytes)),
+                _kb(median(v.play.preview_bytes)),
+                _kb(median(v.play.poll_bytes)),
+            )
+        )
+    play = table(
+        "Server | Play to the new board (ms) | of which the request (ms) | Plays | Play answer KB | Preview answer KB | Poll answer KB",
+        play_rows,
+        "lrrrrrr",
+    )
+    cause_rows = []
+    for v in result.variants:
+        for p in v.pages:
+            cause_rows.append(
+                (
+                    v.name,
+                    p.label,
+                    _kb(_median_of(p.cold, "bytes")),
+                    _kb(_median_of(p.warm, "bytes")),
+                    _ms(_median_of(p.cold, "lcp_ms")),
+                    _ms(_median_of(p.cold, "ready_ms")),
+                )
+            )
+    causes = table(
+        "Server | Page | Cold KB | Warm KB | LCP cold (ms) | Board ready cold (ms)",
+        cause_rows,
+        "llrrrr",
+    )
+    game = _page(main, "game")
+    resources = ""
+    if game is not None and game.cold:
+        names = sorted(game.cold[0].resources, key=lambda n: -game.cold[0].resources[n])
+        resources = table(
+            "File (game page, cold) | KB on the wire",
+            [
+                (short_name(n), _kb(median([load.resources.get(n, 0) for load in game.cold])))
+                for n in names
+            ],
+            "lr",
+        )
+    target_rows = table(
+        "Target | This run (median) | Met?",
+        [(t, f, met(ok)) for t, f, ok in targets(result)],
+        "lrl",
+    )
+    return {
+        "phone-pages": pages,
+        "phone-targets": target_rows,
+        "phone-play": play,
+        "phone-causes": causes,
+        "phone-files": resources,
+    }
+
+
+BLOCKS = ("phone-pages", "phone-targets", "phone-play", "phone-causes", "phone-files")

@@ -1,0 +1,246 @@
+"""The soak's production stack: its processes, and the faults done to them.
+
+The web processes are ``benchmarks.web.stack.gunicorn`` (the bench's);
+here are the others a production site runs — a Celery worker, beat and the
+mail-in SMTP server — each started in a session of its own so that the whole
+of it (a prefork worker's children too) can be killed at once, and started
+again as a supervisor (systemd's ``Restart=``) would.
+
+A fault (``FAULTS``) is a function of the stack, run in a thread while the
+players play; it returns when the service is back, and the soak notes its
+window.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks.servers import PostgresServer, RedisServer, SmtpServer
+from benchmarks.web import stack as web_stack
+
+ROOT = web_stack.ROOT
+BIN = Path(sys.executable).parent
+
+
+class Process:
+    """One long-running program of the stack, its output appended to ``log``."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
+        self.name = name
+        self.command = command
+        self.env = env
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: killpg reaches its children
+            )
+        self.starts += 1
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL to the whole group, as a lost machine or the OOM killer would."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self, timeout: float = 30) -> None:
+        """SIGTERM (a warm shutdown for Celery), then SIGKILL after ``timeout`` s."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        except ProcessLookupError:
+            pass
+
+
+def site_env(
+    services: web_stack.Services,
+    folder: Path,
+    port: int,
+    smtp_port: int,
+    mail_in_port: int,
+) -> dict[str, str]:
+    """The bench's production-like settings, with real SMTP out and mail-in on."""
+    env = web_stack.site_env(services, folder, port)
+    env.pop("DJANGO_EMAIL_BACKEND")  # EMAIL_HOST set: Django's SMTP backend, as in production
+    env.pop("DIAMINO_BENCH_VIEWS")
+    return {
+        **env,
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_port),
+        "EMAIL_USE_TLS": "0",
+        "DEFAULT_FROM_EMAIL": "Diamino <diamino@soak.invalid>",
+        "MAIL_IN_DOMAIN": "soak.invalid",
+        "MAIL_IN_ENABLED": "1",
+        "MAIL_IN_HOST": "127.0.0.1",
+        "MAIL_IN_PORT": str(mail_in_port),
+        # Simulated players reply far faster than people do.
+        "MAIL_IN_RATE_COUNT": "1000",
+    }
+
+
+def processes(env: dict[str, str], folder: Path, concurrency: int) -> dict[str, Process]:
+    """The worker, beat and mail-in, not started yet."""
+    celery = str(BIN / "celery")
+    return {
+        "worker": Process(
+            "worker",
+            [
+                celery,
+                "-A",
+                "diamino_site",
+                "worker",
+                "--loglevel=WARNING",
+                "--concurrency",
+                str(concurrency),
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            env,
+            folder / "worker.log",
+        ),
+        "beat": Process(
+            "beat",
+            [
+                celery,
+                "-A",
+                "diamino_site",
+                "beat",
+                "--loglevel=WARNING",
+                "--schedule",
+                str(folder / "celerybeat-schedule"),
+            ],
+            env,
+            folder / "beat.log",
+        ),
+        "mail-in": Process(
+            "mail-in",
+            [sys.executable, "manage.py", "mail_in"],
+            env,
+            folder / "mail-in.log",
+        ),
+    }
+
+
+@dataclass
+class Stack:
+    """What the faults act on."""
+
+    redis: RedisServer
+    smtp: SmtpServer
+    web: web_stack.Server
+    processes: dict[str, Process]
+    postgres: PostgresServer | None  # None: the machine's PostgreSQL, never restarted
+    redis_seconds: float = 30.0
+    smtp_seconds: float = 60.0
+    restart_after: float = 5.0  # a supervisor's delay before starting a killed worker again
+    rng: random.Random = field(default_factory=random.Random)
+
+    def logs(self) -> dict[str, Path]:
+        return {p.name: p.log for p in self.processes.values()} | {"gunicorn": self.web.log}
+
+    def log_sizes(self) -> dict[str, int]:
+        sizes = {}
+        for name, path in self.logs().items():
+            try:
+                sizes[name] = path.stat().st_size
+            except OSError:
+                sizes[name] = 0
+        return sizes
+
+
+def redis_stopped(stack: Stack) -> str:
+    stack.redis.stop()
+    time.sleep(stack.redis_seconds)
+    stack.redis.start()
+    return f"{stack.redis_seconds:.0f} s, its data lost (no persistence)"
+
+
+def redis_frozen(stack: Stack) -> str:
+    stack.redis.hang()
+    time.sleep(stack.redis_seconds)
+    stack.redis.resume()
+    return f"SIGSTOP for {stack.redis_seconds:.0f} s"
+
+
+def worker_killed(stack: Stack) -> str:
+    worker = stack.processes["worker"]
+    worker.kill()
+    time.sleep(stack.restart_after)
+    worker.start()
+    return (
+        f"SIGKILL to the worker and its children, started again {stack.restart_after:.0f} s later"
+    )
+
+
+def postgres_restarted(stack: Stack) -> str:
+    assert stack.postgres is not None
+    started = time.monotonic()
+    stack.postgres.restart("fast")
+    return f"pg_ctl restart -m fast, {time.monotonic() - started:.1f} s"
+
+
+def smtp_451(stack: Stack) -> str:
+    stack.smtp.refusing = True
+    before = stack.smtp.refused
+    time.sleep(stack.smtp_seconds)
+    stack.smtp.refusing = False
+    return f"{stack.smtp_seconds:.0f} s, {stack.smtp.refused - before} MAIL FROM refused"
+
+
+def web_worker_killed(stack: Stack) -> str:
+    pids = stack.web.worker_pids()
+    if not pids:
+        return "no gunicorn worker to kill"
+    pid = stack.rng.choice(pids)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return f"gunicorn worker {pid} had already gone"
+    return f"SIGKILL to gunicorn worker {pid} (the master starts another)"
+
+
+FAULTS: dict[str, Callable[[Stack], str]] = {
+    "redis-stopped": redis_stopped,
+    "redis-frozen": redis_frozen,
+    "worker-killed": worker_killed,
+    "postgres-restarted": postgres_restarted,
+    "smtp-451": smtp_451,
+    "web-worker-killed": web_worker_killed,
+}
+
+
+def fault_seconds(name: str, stack: Stack) -> float:
+    """About how long ``name`` lasts: a fault starts only if it can end before the players stop."""
+    return {
+        "redis-stopped": stack.redis_seconds,
+        "redis-frozen": stack.redis_seconds,
+        "worker-killed": stack.restart_after + 5,
+        "postgres-restarted": 10.0,
+        "smtp-451": stack.smtp_seconds,
+        "web-worker-killed": 1.0,
+    }[name]

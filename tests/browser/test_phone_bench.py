@@ -1,0 +1,36 @@
+"""The phone part of ``make bench`` (benchmarks/phone.py), once on one page.
+
+Not a timing test: it checks that the emulated phone loads a page cold and warm,
+that every figure the report prints is there, and that the report's blocks
+name the page. The figures themselves are ``make bench``'s to judge.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import phone
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_the_guided_game_measured_once_on_a_phone(browser, live_server, transactional_db) -> None:
+    cold, warm = phone.measure_page(browser, live_server.url, "/partie-guidee/", None, board=True)
+
+    for load in (cold, warm):
+        assert load.requests >= 3  # the page, its style sheet, its scripts
+        assert load.lcp_ms is not None and load.lcp_ms > 0
+        assert load.ready_ms is not None and load.ready_ms > 0
+        assert "partie-guidee/" in load.resources
+    assert cold.bytes > 0 and any(name.startswith("board") for name in cold.resources)
+    # Warm, the static files come from the browser's cache: only the page crosses the network.
+    assert warm.bytes < cold.bytes
+
+    guided = phone.PageFigures("guided", "Guided game", [cold], [warm])
+    result = phone.PhoneResult(
+        "today", "cpu MHz: 1", None, 1, [phone.Variant("here", [guided], None)]
+    )
+    blocks = phone.blocks(result)
+    assert set(blocks) == set(phone.BLOCKS)
+    assert "Guided game" in blocks["phone-pages"]
+    assert "Guided game" in blocks["phone-causes"]
