@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
+
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from games.models import ChatMessage, Game
 from tests.browser import pages
@@ -52,3 +56,46 @@ def test_a_limited_preview_move_and_chat_say_so_in_place(browse, game, settings)
     expect(chat).to_have_value("Encore un mot")  # kept, to send again later
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["Bonne partie"]
     assert snapshot(game) == before
+
+
+def test_a_poll_in_flight_when_the_player_writes_does_not_wipe_the_chat_s_refusal(
+    browse, game, settings
+) -> None:
+    """The page's poll asked with the chat's old count; the player writes meanwhile, then
+    writes again too fast. The poll's late answer must not bring back the chat without
+    the refusal: a message sent aborts the poll in flight (hx-sync on the chat form)."""
+    settings.DIAMINO_RATE_LIMITS = settings.DIAMINO_RATE_LIMITS | {"chat": (1, 60)}
+    page = browse(seat_at(game, 0).player)
+    page.goto(f"/parties/{game.pk}/")
+    held: list = []  # the first poll, held unanswered; the later ones go through
+
+    def hold_the_first(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"[?&]since="), hold_the_first)
+    for _ in range(100):  # the next poll comes within a second in these tests
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page did not poll"
+
+    chat = page.locator("#chat-text")
+    chat.fill("Bonne partie")
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#chat-messages")).to_contain_text("Bonne partie")
+    chat.fill("Encore un mot")
+    page.get_by_role("button", name="Envoyer").click()
+    expect(page.locator("#chat-body .chat-error")).to_contain_text("Doucement")
+
+    # The old poll's answer comes late (an aborted request has none), then the next poll's.
+    with (
+        page.expect_response(lambda response: "since=" in response.url),
+        contextlib.suppress(PlaywrightError),
+    ):
+        held[0].continue_()
+    page.wait_for_timeout(200)  # time for a late answer to be swapped in
+    expect(page.locator("#chat-body .chat-error")).to_contain_text("Doucement")
+    expect(page.locator("#chat-messages")).to_contain_text("Bonne partie")
