@@ -32,6 +32,20 @@
     }
   });
 
+  // The page's poll brings the chat when its count of messages changed (#chat-seen). A poll
+  // sent before the player's own message and answered after it brings a chat no newer than
+  // the one the message's answer showed, without that answer's refusal ("Slow down"): the
+  // chat shown stays. Only a chat holding more messages replaces it.
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const { target, fragment } = event.detail;
+    if (!target || target.id !== "chat-body" || !fragment) return;
+    const shown = target.querySelector("#chat-seen");
+    const brought = fragment.querySelector("#chat-seen");
+    if (shown && brought && Number(brought.value) <= Number(shown.value)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // The installable app's service worker (diamino_site/pwa.py): it keeps the static files
   // and an offline page, never a game page. Registered once the page has loaded, so that
   // its first download never competes with the page's own files.

@@ -63,7 +63,7 @@ def test_a_poll_in_flight_when_the_player_writes_does_not_wipe_the_chat_s_refusa
 ) -> None:
     """The page's poll asked with the chat's old count; the player writes meanwhile, then
     writes again too fast. The poll's late answer must not bring back the chat without
-    the refusal: a message sent aborts the poll in flight (hx-sync on the chat form)."""
+    the refusal: the page keeps a chat at least as new as the one it brings (site.js)."""
     settings.DIAMINO_RATE_LIMITS = settings.DIAMINO_RATE_LIMITS | {"chat": (1, 60)}
     page = browse(seat_at(game, 0).player)
     page.goto(f"/parties/{game.pk}/")
