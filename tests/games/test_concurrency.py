@@ -22,6 +22,7 @@ from games.models import Game
 from notifications.models import Notification
 from tests.games.conftest import rig, seat_at, start_game
 from tests.notifications.conftest import new_game, play_chat
+from tests.site.processes import python_start
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -307,3 +308,69 @@ def test_a_queue_waits_for_the_previous_move_and_is_refused_as_moved_on(alice, b
     refused, waited = while_held(lambda: _pass(game), lambda: _queue(game))
     assert (refused, waited) == ("moved-on", True)
     assert Game.objects.get(pk=game.pk).move_count == 2
+
+
+# The same race between two processes, as between two web workers: each connects, says
+# it is ready, and goes when the file ``go`` appears.
+RACER = """
+import pathlib, time
+import rules
+from accounts.models import User
+from games import services
+from games.errors import GameError
+game_id, player_id, what, go = {game_id}, {player_id}, {what!r}, pathlib.Path({go!r})
+player = User.objects.get(pk=player_id)
+print("ready", flush=True)
+while not go.exists():
+    time.sleep(0.001)
+try:
+    if what == "queue":
+        move = rules.Place(0, (("L8", "S"),))
+        services.queued_move_set(game_id=game_id, player=player, version=1, move=move)
+    else:
+        services.move_submit(game_id=game_id, player=player, version=1, move=rules.Pass(1))
+    print("done", flush=True)
+except GameError as refused:
+    print(refused.code, flush=True)
+"""
+
+
+def test_a_queued_move_racing_the_previous_move_from_two_processes_plays_once(
+    alice, bob, tmp_path
+) -> None:
+    from games.models import QueuedMove
+
+    game = _queued_race_game(alice, bob)
+    db = connection.settings_dict
+    login = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    env = {
+        "DATABASE_URL": f"postgres://{login}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DIAMINO_DATA_DIR": str(tmp_path),
+    }
+    go = tmp_path / "go"
+    racers = {
+        what: python_start(
+            RACER.format(
+                game_id=game.pk, player_id=seat_at(game, position).player.pk, what=what, go=str(go)
+            ),
+            env,
+        )
+        for what, position in (("queue", 0), ("pass", 1))
+    }
+    for racer in racers.values():
+        assert racer.stdout is not None and racer.stdout.readline().strip() == "ready"
+    go.touch()
+    found = {}
+    for what, racer in racers.items():
+        out, err = racer.communicate(timeout=60)
+        assert racer.returncode == 0, err
+        found[what] = out.split()[-1]  # the last line: what the service answered
+    game = Game.objects.get(pk=game.pk)
+    mine = game.moves.filter(seat__position=0, number__gt=1)
+    assert found["pass"] == "done"
+    if found["queue"] == "moved-on":
+        assert game.move_count == 2 and not mine.exists()
+    else:
+        assert found["queue"] == "done"
+        assert game.move_count == 3 and list(mine.values_list("words", flat=True)) == [["CHATS"]]
+    assert not QueuedMove.objects.exists()

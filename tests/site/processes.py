@@ -10,13 +10,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def python_run(
-    script: str, env: dict[str, str], *, check: bool = True
-) -> subprocess.CompletedProcess[str]:
-    """``script`` in a new Python at the checkout's root, Django set up, with ``env`` added.
+def site_env(env: dict[str, str]) -> dict[str, str]:
+    """This process's environment without its site variables, with ``env`` added.
 
-    The process sees none of this one's site variables and reads no .env unless
-    ``env`` names one (``DIAMINO_ENV_FILE``). It must succeed, unless ``check`` is off.
+    A new process given it sees none of this one's site settings and reads no
+    .env unless ``env`` names one (``DIAMINO_ENV_FILE``).
     """
     clean = {
         k: v
@@ -26,16 +24,41 @@ def python_run(
     }
     clean.update({"DJANGO_SETTINGS_MODULE": "diamino_site.settings", "DIAMINO_ENV_FILE": ""})
     clean.update(env)
+    return clean
+
+
+def python_command(script: str) -> list[str]:
+    """The command that runs ``script`` in a new Python, Django set up."""
+    return [sys.executable, "-c", f"import django; django.setup()\n{script}"]
+
+
+def python_run(
+    script: str, env: dict[str, str], *, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``script`` in a new Python at the checkout's root, Django set up, with ``env`` added
+    to a clean environment (``site_env``). It must succeed, unless ``check`` is off."""
     result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup()\n{script}"],
+        python_command(script),
         cwd=ROOT,
-        env=clean,
+        env=site_env(env),
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert result.returncode == 0 or not check, result.stderr
     return result
+
+
+def python_start(script: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    """``script`` started as ``python_run`` runs it, not waited for: its stdout is a pipe."""
+    return subprocess.Popen(
+        python_command(script),
+        cwd=ROOT,
+        env=site_env(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def settings_of(names: str, env: dict[str, str]) -> list[str]:
