@@ -568,6 +568,42 @@ def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
+def _text_attempt(
+    request: SignedInRequest, game: Game, submit: Callable[[int, rules.Move], HttpResponse]
+) -> HttpResponse:
+    """The typed move read, then ``submit(version, move)``'s answer; a refusal (the
+    parser's, the site's or the rules') answers with the game area, its reason in the
+    alert, the field as typed and the kind of queued move chosen, and nothing changed."""
+    typed = request.POST.get("coup", "").strip()[:200]
+    try:
+        typed, version, move = _typed_move(request, game)
+        return submit(version, move)
+    except _TextMoveRefused as refused:
+        message = str(refused)
+    except rules.IllegalMove as exc:
+        message = exc.message(get_language() or "fr")
+    except GameError as exc:
+        if exc.status == 429:
+            return _too_fast(request, str(exc.message), game.pk)
+        message = str(exc.message)
+        if exc.code == "moved-on":
+            message = _("%(reason)s The summary below is the new position.") % {"reason": message}
+    game.refresh_from_db()
+    posted = request.POST.get("version", "")
+    context = _game_context(
+        request,
+        game,
+        message=message,
+        typed=typed,
+        keep=request.POST.get("keep", ""),
+        since_version=int(posted) if posted.isdigit() else None,
+        focus_move=True,
+    )
+    if request.htmx:
+        return render(request, "games/game.html#game_area", context)
+    return render(request, "games/game.html", context, status=400)
+
+
 @login_required
 @require_POST
 @limited("move", refuse=_too_fast)
@@ -575,42 +611,21 @@ def text_play(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The text game's "Play": the typed move played, or refused with its reason and the
     field as typed. The answer's live region reads the moves since the page's version
     (the computer's reply too) and the turn."""
-    game = _get_game_for_viewer(request, game_id)
-    typed = request.POST.get("coup", "").strip()[:200]
-    message = ""
-    try:
-        typed, version, move = _typed_move(request, game)
+
+    def submit(version: int, move: rules.Move) -> HttpResponse:
         played = services.move_submit(
             game_id=game_id, player=request.user, version=version, move=move
         )
-    except _TextMoveRefused as refused:
-        message = str(refused)
-    except rules.IllegalMove as exc:
-        message = exc.message(get_language() or "fr")
-    except GameError as exc:
-        if exc.status == 429:
-            return _too_fast(request, str(exc.message), game_id)
-        message = str(exc.message)
-        if exc.code == "moved-on":
-            message = _("%(reason)s The summary below is the new position.") % {"reason": message}
-    else:
         if not request.htmx:
             return redirect(_text_page_url(request, game_id))
-        seat = played.game.to_move
         game = played.game
+        seat = game.to_move
         if seat is not None and seat.player.is_computer:
             game = Game.objects.get(pk=game.pk)
         context = _game_context(request, game, since_version=version)
         return render(request, "games/game.html#game_area", context)
-    game.refresh_from_db()
-    posted = request.POST.get("version", "")
-    since = int(posted) if posted.isdigit() else None
-    context = _game_context(
-        request, game, message=message, typed=typed, since_version=since, focus_move=True
-    )
-    if request.htmx:
-        return render(request, "games/game.html#game_area", context)
-    return render(request, "games/game.html", context, status=400)
+
+    return _text_attempt(request, _get_game_for_viewer(request, game_id), submit)
 
 
 @login_required
@@ -620,47 +635,24 @@ def text_queue(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The text game's "Play when my turn comes" (issue #36): the typed placement queued,
     said back by the live region; or refused with its reason and the field as typed."""
     game = _get_game_for_viewer(request, game_id)
-    typed = request.POST.get("coup", "").strip()[:200]
-    keep = request.POST.get("keep", "") or QueuedMove.Keep.LEGAL
-    try:
-        typed, version, move = _typed_move(request, game)
+
+    def submit(version: int, move: rules.Move) -> HttpResponse:
         services.queued_move_set(
-            game_id=game_id, player=request.user, version=version, move=move, keep=keep
+            game_id=game_id,
+            player=request.user,
+            version=version,
+            move=move,
+            keep=request.POST.get("keep", "") or QueuedMove.Keep.LEGAL,
         )
-    except _TextMoveRefused as refused:
-        message = str(refused)
-    except rules.IllegalMove as exc:
-        message = exc.message(get_language() or "fr")
-    except GameError as exc:
-        if exc.status == 429:
-            return _too_fast(request, str(exc.message), game_id)
-        message = str(exc.message)
-        if exc.code == "moved-on":
-            message = _("%(reason)s The summary below is the new position.") % {"reason": message}
-    else:
         if not request.htmx:
             return redirect(_text_page_url(request, game_id))
         game.refresh_from_db()
         context = _game_context(request, game)
         queued = context["view"].queued
-        said = text_game.queued_sentence(queued) if queued is not None else ""
-        context["announce"] = said
+        context["announce"] = text_game.queued_sentence(queued) if queued is not None else ""
         return render(request, "games/game.html#game_area", context)
-    game.refresh_from_db()
-    posted = request.POST.get("version", "")
-    since = int(posted) if posted.isdigit() else None
-    context = _game_context(
-        request,
-        game,
-        message=message,
-        typed=typed,
-        keep=keep,
-        since_version=since,
-        focus_move=True,
-    )
-    if request.htmx:
-        return render(request, "games/game.html#game_area", context)
-    return render(request, "games/game.html", context, status=400)
+
+    return _text_attempt(request, game, submit)
 
 
 def _text_page_url(request: HttpRequest, game_id: int) -> str:

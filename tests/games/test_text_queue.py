@@ -203,3 +203,16 @@ def test_the_queued_move_as_typed_and_its_tiles_while_not_a_move_yet() -> None:
         assert text_game.queued_typed(loose) == "S on A1, I on A2"
     with translation.override("fr"):
         assert plain(text_game.queued_typed(loose)) == "S en A1, I en A2"
+
+
+def test_without_javascript_a_queued_move_is_queued_or_refused_on_the_page(game) -> None:
+    client = client_as(seat_at(game, 0).player, "en")
+    url = reverse("games:text_queue", args=[game.pk])
+    refused = client.post(url, {"version": game.move_count, "coup": "A1 ZZZ", "texte": "1"})
+    assert refused.status_code == 400
+    assert "You do not hold enough Z tiles" in plain(refused.content.decode())
+    answer = client.post(url, {"version": game.move_count, "coup": "H8 CHATS", "texte": "1"})
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("games:page", args=[game.pk]) + "?texte=1"
+    page = plain(client.get(answer["Location"]).content.decode())
+    assert "Queued move: H8 CHATS, played when your turn comes if it is still legal." in page
