@@ -27,7 +27,8 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 import rules
 from games.bridge import Preview
-from games.presenters import GameView, Hint, MoveView, SeatView, SquareView
+from games.presenters import GameView, Hint, MoveView, QueuedView, SeatView, SquareView
+from rules.queued import NEVER_LEGAL
 
 # The readings a player may ask for in the "Read" field: a row ("8"), a column ("H")
 # or a square ("H8", what lies around it); the words and the special squares by name.
@@ -398,6 +399,8 @@ def summary(view: GameView) -> list[str]:
         )
     if view.my_hand is not None and not view.over:
         lines.append(hand_sentence(view))
+    if view.queued is not None:
+        lines.append(queued_sentence(view.queued))
     if view.moves:
         lines.append(
             gettext("Last move: %(move)s") % {"move": move_sentence(view.moves[-1], view.mode)}
@@ -428,15 +431,20 @@ def announcement(
     since_version: int | None,
     new_messages: Sequence[tuple[str, str]] = (),
     turn_before: bool | None = None,
+    queued_before: bool = False,
 ) -> str:
     """What the live region says once the page has news: the moves played since
     ``since_version``, the new chat messages (author, text) and the turn.
 
     The turn is said when moves were played, or when ``turn_before`` (the
     viewer's turn then) differs from now; a chat message alone does not repeat it.
+    ``queued_before``: the page showed the viewer's queued move waiting; if it has
+    been played or refused since, that is said first.
     """
     parts: list[str] = []
     moves = [m for m in view.moves if since_version is not None and m.number > since_version]
+    if queued_before:
+        parts.append(queued_outcome(view, moves))
     parts.extend(move_sentence(move, view.mode) for move in moves)
     parts.extend(
         gettext("Message from %(author)s: %(text)s") % {"author": author, "text": _sentence(text)}
@@ -446,6 +454,61 @@ def announcement(
     if moves or (turn_before is not None and turn_before != now_mine) or (view.over and moves):
         parts.append(turn_sentence(view))
     return " ".join(part for part in parts if part)
+
+
+# --- the queued move (issue #36) ---------------------------------------------------------
+
+
+def queued_typed(queued: QueuedView) -> str:
+    """The queued move as the player would type it again ("H8 CHATS", the letters already
+    on the board written without their parentheses, to be heard as one word); its tiles
+    in words while it makes no move on this board yet ("S on L8")."""
+    try:
+        notated = rules.parse_notation(queued.notation)
+    except ValueError:
+        tiles = [pair.split("=", 1) for pair in queued.placements.split(",") if "=" in pair]
+        return ", ".join(
+            gettext("%(letter)s on %(square)s") % {"letter": _tile_name(letter), "square": square}
+            for square, letter in tiles
+        )
+    # Inside parentheses, the board's letters: capitals (a diable there is no choice).
+    word = re.sub(r"\(([^)]*)\)", lambda found: found.group(1).upper(), notated.word)
+    text = f"{notated.start} {'' if notated.across else 'v '}{word}"
+    if queued.returns:
+        text += " " + pgettext("typed move", "return %(tiles)s") % {
+            "tiles": " ".join(queued.returns)
+        }
+    return text
+
+
+def queued_sentence(queued: QueuedView) -> str:
+    """ "Queued move: H8 CHATS, played when your turn comes if it is still legal." or,
+    once its turn came and it could not be played, why."""
+    values = {"move": queued_typed(queued), "reason": queued.reason}
+    if not queued.waiting:
+        return gettext("Your queued move %(move)s was not played: %(reason)s") % values
+    if queued.keep == "unchanged":
+        return (
+            gettext(
+                "Queued move: %(move)s, played when your turn comes only if nothing "
+                "near it has changed."
+            )
+            % values
+        )
+    return gettext("Queued move: %(move)s, played when your turn comes if it is still legal.") % (
+        values
+    )
+
+
+def queued_outcome(view: GameView, moves: Sequence[MoveView]) -> str:
+    """What became of the queued move the page showed waiting: played (a move of the
+    viewer's among ``moves``, the news), not played (and why), or nothing to say."""
+    if view.queued is not None:
+        return "" if view.queued.waiting else queued_sentence(view.queued)
+    me = next((seat.name for seat in view.seats if seat.is_me), None)
+    if any(move.player == me and move.kind == "place" for move in moves):
+        return gettext("Your queued move was played.")
+    return ""
 
 
 # --- the move typed: its read-back, the hint as it would be typed --------------------------
@@ -478,14 +541,28 @@ def _tiles_named(tiles: str) -> str:
     return ", ".join(joker() if tile == "?" else tile for tile in tiles)
 
 
-def preview_sentences(move: rules.Move, preview: Preview, mode: str) -> list[str]:
+def preview_sentences(
+    move: rules.Move, preview: Preview, mode: str, *, queueing: bool = False
+) -> list[str]:
     """What the "Read back" button says of a typed move (``bridge.Preview`` for ``move``):
-    the placement, its words, its effects and its points; an exchange's tiles; a pass."""
+    the placement, its words, its effects and its points; an exchange's tiles; a pass.
+
+    ``queueing``: not the player's turn, the move is to be queued (a placement only),
+    judged on the board as it is now."""
+    if queueing and not isinstance(move, rules.Place):
+        return [gettext("Only a placement can be queued.")]
     if not preview.ok:
         lines = [preview.message]
         if preview.returns_needed:
             lines.append(
                 gettext("Add the tiles to give back after the word, for example: H8 CHAT return Q.")
+            )
+        elif queueing and preview.code not in NEVER_LEGAL:
+            lines.append(
+                gettext(
+                    "It may still be queued: it is judged again when your turn comes, "
+                    "on the board as it is then."
+                )
             )
         return lines
     if isinstance(move, rules.Exchange):
@@ -525,7 +602,12 @@ def preview_sentences(move: rules.Move, preview: Preview, mode: str) -> list[str
         )
     if preview.goes_out:
         lines.append(gettext("This move places all your tiles: you go out."))
-    lines.append(gettext("Press Play to play it."))
+    if queueing:
+        lines.append(
+            gettext("On the board as it is now. Press “Play when my turn comes” to queue it.")
+        )
+    else:
+        lines.append(gettext("Press Play to play it."))
     return lines
 
 

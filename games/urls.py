@@ -25,6 +25,7 @@ urlpatterns = [
     path("parties/<int:game_id>/jouer/", views.play, name="play"),
     path("parties/<int:game_id>/texte/apercu/", views.text_preview, name="text_preview"),
     path("parties/<int:game_id>/texte/jouer/", views.text_play, name="text_play"),
+    path("parties/<int:game_id>/texte/plus-tard/", views.text_queue, name="text_queue"),
     path("parties/<int:game_id>/plus-tard/", views.queue, name="queue"),
     path("parties/<int:game_id>/plus-tard/annuler/", views.queue_cancel, name="queue_cancel"),
     path("parties/<int:game_id>/abandonner/", views.resign, name="resign"),

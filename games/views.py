@@ -51,7 +51,7 @@ from games.forms import (
     UnseatComputerForm,
     VersionForm,
 )
-from games.models import ChatMessage, Game, Seat
+from games.models import ChatMessage, Game, QueuedMove, Seat
 from infra import ratelimit
 from infra.ratelimit import limited
 from rules.reply_notation import ReplyNotationError, parse_reply_read
@@ -96,6 +96,7 @@ def _urls(game: Game) -> dict[str, str]:
             "replay",
             "text_preview",
             "text_play",
+            "text_queue",
             "queue",
             "queue_cancel",
         )
@@ -432,7 +433,9 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         context["text"] = _text_context(request, view)
     context.update(extra)
     if context["text_mode"]:
-        context["announce"] = _announce(request, game, context)
+        # An action's own words (a queued move cancelled) come before the news.
+        said = [str(context.get("said", "")), _announce(request, game, context)]
+        context["announce"] = " ".join(part for part in said if part)
     return context
 
 
@@ -455,6 +458,7 @@ def _text_context(request: HttpRequest, view: presenters.GameView) -> dict:
         "asked": asked,
         "reading": text_game.reading(view, asked) if asked else "",
         "hint": text_game.hint_typed(view.hint) if view.hint else "",
+        "queued": text_game.queued_sentence(view.queued) if view.queued else "",
         # Without the setting the page's own links and forms keep the mode (texte=1).
         "query": text_game.keeps_text(request),
     }
@@ -474,7 +478,9 @@ def _text_news(request: SignedInRequest, game: Game, since: str | None) -> dict:
         return {}
     seen = request.GET.get("chat", "")
     chat_count = int(seen) if seen.isdigit() else None
-    return {"since_version": version, "since_chat": chat_count}
+    # The page showed the player's queued move waiting (&attente=1): say what became of it.
+    queued = request.GET.get("attente") == "1"
+    return {"since_version": version, "since_chat": chat_count, "queued_before": queued}
 
 
 def _announce(request: SignedInRequest, game: Game, context: dict) -> str:
@@ -491,7 +497,12 @@ def _announce(request: SignedInRequest, game: Game, context: dict) -> str:
             for message in fresh
             if message.author_id != request.user.pk
         ]
-    return text_game.announcement(context["view"], since_version=version, new_messages=new_messages)
+    return text_game.announcement(
+        context["view"],
+        since_version=version,
+        new_messages=new_messages,
+        queued_before=context.get("queued_before", False),
+    )
 
 
 def _chat_messages(game: Game) -> list[ChatMessage] | SimpleLazyObject:
@@ -544,7 +555,9 @@ def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
         result = services.move_preview(
             game_id=game_id, player=request.user, version=version, move=move
         )
-        read_back = text_game.preview_sentences(move, result, game.mode)
+        # Not the player's turn: the move typed is to be queued (issue #36).
+        queueing = game.to_move is not None and game.to_move.player_id != request.user.pk
+        read_back = text_game.preview_sentences(move, result, game.mode, queueing=queueing)
     except _TextMoveRefused as refused:
         read_back = [str(refused)]
     except GameError as exc:
@@ -555,6 +568,42 @@ def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
+def _text_attempt(
+    request: SignedInRequest, game: Game, submit: Callable[[int, rules.Move], HttpResponse]
+) -> HttpResponse:
+    """The typed move read, then ``submit(version, move)``'s answer; a refusal (the
+    parser's, the site's or the rules') answers with the game area, its reason in the
+    alert, the field as typed and the kind of queued move chosen, and nothing changed."""
+    typed = request.POST.get("coup", "").strip()[:200]
+    try:
+        typed, version, move = _typed_move(request, game)
+        return submit(version, move)
+    except _TextMoveRefused as refused:
+        message = str(refused)
+    except rules.IllegalMove as exc:
+        message = exc.message(get_language() or "fr")
+    except GameError as exc:
+        if exc.status == 429:
+            return _too_fast(request, str(exc.message), game.pk)
+        message = str(exc.message)
+        if exc.code == "moved-on":
+            message = _("%(reason)s The summary below is the new position.") % {"reason": message}
+    game.refresh_from_db()
+    posted = request.POST.get("version", "")
+    context = _game_context(
+        request,
+        game,
+        message=message,
+        typed=typed,
+        keep=request.POST.get("keep", ""),
+        since_version=int(posted) if posted.isdigit() else None,
+        focus_move=True,
+    )
+    if request.htmx:
+        return render(request, "games/game.html#game_area", context)
+    return render(request, "games/game.html", context, status=400)
+
+
 @login_required
 @require_POST
 @limited("move", refuse=_too_fast)
@@ -562,42 +611,48 @@ def text_play(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The text game's "Play": the typed move played, or refused with its reason and the
     field as typed. The answer's live region reads the moves since the page's version
     (the computer's reply too) and the turn."""
-    game = _get_game_for_viewer(request, game_id)
-    typed = request.POST.get("coup", "").strip()[:200]
-    message = ""
-    try:
-        typed, version, move = _typed_move(request, game)
+
+    def submit(version: int, move: rules.Move) -> HttpResponse:
         played = services.move_submit(
             game_id=game_id, player=request.user, version=version, move=move
         )
-    except _TextMoveRefused as refused:
-        message = str(refused)
-    except rules.IllegalMove as exc:
-        message = exc.message(get_language() or "fr")
-    except GameError as exc:
-        if exc.status == 429:
-            return _too_fast(request, str(exc.message), game_id)
-        message = str(exc.message)
-        if exc.code == "moved-on":
-            message = _("%(reason)s The summary below is the new position.") % {"reason": message}
-    else:
         if not request.htmx:
             return redirect(_text_page_url(request, game_id))
-        seat = played.game.to_move
         game = played.game
+        seat = game.to_move
         if seat is not None and seat.player.is_computer:
             game = Game.objects.get(pk=game.pk)
         context = _game_context(request, game, since_version=version)
         return render(request, "games/game.html#game_area", context)
-    game.refresh_from_db()
-    posted = request.POST.get("version", "")
-    since = int(posted) if posted.isdigit() else None
-    context = _game_context(
-        request, game, message=message, typed=typed, since_version=since, focus_move=True
-    )
-    if request.htmx:
+
+    return _text_attempt(request, _get_game_for_viewer(request, game_id), submit)
+
+
+@login_required
+@require_POST
+@limited("move", refuse=_too_fast)
+def text_queue(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """The text game's "Play when my turn comes" (issue #36): the typed placement queued,
+    said back by the live region; or refused with its reason and the field as typed."""
+    game = _get_game_for_viewer(request, game_id)
+
+    def submit(version: int, move: rules.Move) -> HttpResponse:
+        services.queued_move_set(
+            game_id=game_id,
+            player=request.user,
+            version=version,
+            move=move,
+            keep=request.POST.get("keep", "") or QueuedMove.Keep.LEGAL,
+        )
+        if not request.htmx:
+            return redirect(_text_page_url(request, game_id))
+        game.refresh_from_db()
+        context = _game_context(request, game)
+        queued = context["view"].queued
+        context["announce"] = text_game.queued_sentence(queued) if queued is not None else ""
         return render(request, "games/game.html#game_area", context)
-    return render(request, "games/game.html", context, status=400)
+
+    return _text_attempt(request, game, submit)
 
 
 def _text_page_url(request: HttpRequest, game_id: int) -> str:
@@ -722,8 +777,14 @@ def queue_cancel(request: SignedInRequest, game_id: int) -> HttpResponse:
     try:
         services.queued_move_cancel(game_id=game_id, player=request.user)
     except GameError as exc:
+        if text_mode(request) and exc.status != 429:  # the text game shows it in its own area
+            return _game_area(request, game, str(exc.message))
         return _error_response(request, game, str(exc.message), exc.status)
-    return _game_area(request, _get_game_for_viewer(request, game_id))
+    game = _get_game_for_viewer(request, game_id)
+    if request.htmx and text_mode(request):
+        context = _game_context(request, game, said=_("Queued move cancelled."))
+        return render(request, "games/game.html#game_area", context)
+    return _game_area(request, game)
 
 
 @login_required

@@ -1,11 +1,19 @@
 // The screen-reader mode of the game page (issue #37; templates/games/_text_game.html).
 //
 // - After a poll or a move rebuilds #game-area, its data-announce (the moves played, a
-//   chat message, the turn: games/text_game.announcement) goes to #text-announcer, a
-//   polite live region outside the area, so it is read once.
-// - A poll's swap keeps what the player was typing in the move field, and the focus.
-// - After a move or a hint the focus goes to the move field (the player's turn again,
-//   or a refused move, kept as typed) or else to the summary's heading.
+//   chat message, the turn, the queued move: games/text_game.announcement) goes to
+//   #text-announcer, a polite live region outside the area, so it is read once.
+// - A poll's swap keeps what the player was typing in the move field, the kind of
+//   queued move chosen, and the focus (a focus the new area cannot take again goes to
+//   the move field, or else to the summary's heading, never to the page's body).
+// - After a move, a queued move, a hint or a cancel the focus goes to the move field
+//   (the player's turn again, the next move to queue, or a refused move, kept as typed)
+//   or else to the summary's heading.
+// - An action sent from the area (Play, Read back, Play when my turn comes, a hint, a
+//   cancel) and the area's poll never cross: sending it aborts the poll in flight, and
+//   no poll leaves until its answer is in. A poll answered in between would replace the
+//   area under the action: the action's answer, aimed at the old area, would be lost,
+//   and the focus with it (on the page's body).
 // - Shortcuts, only when the focus is not in a text field and no modifier is held:
 //   s summary, h tiles, w words, r and c the "Read the board" field, m the move field.
 // - No poll while the tab is hidden (as board.js does for the board).
@@ -33,40 +41,82 @@
     window.setTimeout(() => { region.textContent = text; }, 50);
   }
 
+  const area = () => document.getElementById("game-area");
+  // A request of the area itself (its hx-get) is the poll.
+  const isPoll = (elt, verb) => Boolean(elt) && elt.id === "game-area" && verb === "get";
+  let acting = null; // the XMLHttpRequest of an action sent from the area, until it ends
+
   document.addEventListener("htmx:confirm", (event) => {
+    if (!isPoll(event.detail.elt, event.detail.verb)) return;
+    // No poll while the tab is hidden, nor while an action's answer is awaited.
+    if (document.visibilityState === "hidden" || acting) event.preventDefault();
+  });
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
     const elt = event.detail.elt;
-    if (elt && elt.id === "game-area" && event.detail.verb === "get" && document.visibilityState === "hidden") {
-      event.preventDefault();
-    }
+    const current = area();
+    if (!current || !current.dataset.textGame || !elt || elt === current || !current.contains(elt)) return;
+    const xhr = event.detail.xhr;
+    acting = xhr;
+    xhr.addEventListener("loadend", () => { if (acting === xhr) acting = null; });
+    if (window.htmx) window.htmx.trigger(current, "htmx:abort"); // the poll in flight, if any
   });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
+    const detail = event.detail;
+    const current = area();
+    if (!detail.shouldSwap || !current || detail.target !== current) return;
     const field = document.getElementById("text-move");
-    // A poll is the area's own GET; a move's or a hint's answer also targets the area.
-    const config = event.detail.requestConfig;
-    const poll = event.detail.elt && event.detail.elt.id === "game-area" && config && config.verb === "get";
-    kept = poll && field ? { value: field.value, focused: document.activeElement === field } : null;
+    const active = document.activeElement;
+    const keep = current.querySelector("input[name=keep]:checked");
+    kept = isPoll(detail.elt, detail.requestConfig && detail.requestConfig.verb)
+      ? {
+          value: field ? field.value : "",
+          focused: Boolean(field) && active === field,
+          // Not the body: a screen reader in browse mode often leaves the focus there while
+          // it reads elsewhere, and a poll must not pull its reading to the move field.
+          inArea: Boolean(active) && active !== current && current.contains(active),
+          keep: keep ? keep.value : "",
+        }
+      : null;
   });
+
+  function lost() {
+    const active = document.activeElement;
+    return !active || active === document.body || !active.isConnected;
+  }
+
+  function toTheMove() {
+    const field = document.getElementById("text-move");
+    if (field) field.focus();
+    else focusOn("text-summary-title");
+  }
 
   // htmx:load, on the new #game-area itself: the old one, the swap's target, is detached
   // by then, and what happens on it never reaches the document.
   document.addEventListener("htmx:load", (event) => {
-    const area = event.detail.elt;
-    if (!area || area.id !== "game-area" || !area.dataset.textGame) return;
-    announce(area.dataset.announce || "");
+    const fresh = event.detail.elt;
+    if (!fresh || fresh.id !== "game-area" || !fresh.dataset.textGame) return;
+    announce(fresh.dataset.announce || "");
     const field = document.getElementById("text-move");
-    if (kept) {
-      if (field && !field.value) field.value = kept.value;
-      if (kept.focused && field) field.focus();
-      else if (kept.focused) focusOn("text-summary-title");
-      kept = null;
+    const poll = kept;
+    kept = null;
+    if (poll) {
+      if (field && !field.value) field.value = poll.value;
+      if (poll.keep) {
+        const choice = fresh.querySelector(`input[name=keep][value="${poll.keep}"]`);
+        if (choice) choice.checked = true;
+      }
+      // htmx gave the focus back to the control of the same id; one the new area does
+      // not have (a button gone with the turn) leaves it on the body: bring it back.
+      if (poll.focused && field) field.focus();
+      else if (poll.inArea && lost()) toTheMove();
       return;
     }
-    // The answer to an action (a move, a hint): htmx put the focus back on the button of
-    // the same id, but the player's next step is the move field, or the summary once
-    // there is no move to make.
-    if (field) field.focus();
-    else focusOn("text-summary-title");
+    // The answer to an action (a move, a queued move, a hint, a cancel): htmx put the
+    // focus back on the button of the same id, but the player's next step is the move
+    // field, or the summary once there is no move to make.
+    toTheMove();
   });
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -15,10 +15,12 @@ line. axe finds no violation on the mode's pages, at the start and at the end.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser import positions as pos
 from tests.browser.pages import expect
@@ -99,11 +101,7 @@ def expect_no_axe_violation(page) -> None:
 def type_move(page, said: dict, text: str) -> None:
     """Type ``text`` in the move field (which has the focus) and press Enter: it is read back."""
     field = page.get_by_role("textbox", name=said["move"])
-    if not field.evaluate("el => el === document.activeElement"):
-        # A poll's answer can land just after a move's and take the focus back to the
-        # page (docs/ACCESSIBILITY.md, "Known gaps"): the m shortcut brings it back.
-        page.keyboard.press("m")
-    expect(field).to_be_focused()
+    expect(field).to_be_focused()  # after a move, a hint or a poll alike
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
     page.keyboard.press("Enter")
@@ -209,3 +207,67 @@ def test_a_whole_game_against_the_computer_by_keyboard_and_by_ear(
     expect(news(page, said)).to_contain_text(said["out"])
     assert said["out"].replace("\xa0", " ") in heard(page, "#text-game")
     expect_no_axe_violation(page)
+
+
+def test_the_focus_stays_in_the_move_field_when_a_poll_crosses_a_move(
+    browse, transactional_db
+) -> None:
+    """A poll and a move in flight together: whichever answer comes second, the focus
+    ends in the move field, never on the page's body or a button left behind."""
+    said = SAID["en"]
+    alice = make_player("alice")
+    game = against_computer_moving_first(alice, mode="sans-marque", hand=HUMAN)
+    pos.set_hands(game, (HUMAN, COMPUTER), reserve="")
+    page = browse(alice, language="en")
+    page.goto(f"/parties/{game.pk}/?texte=1")
+    field = page.get_by_role("textbox", name=said["move"])
+    polls: list = []  # the poll requests that left the page
+    held: list = []  # the first poll, held unanswered until the end; later ones go through
+
+    def poll(route) -> None:
+        polls.append(route.request)
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"[?&]since="), poll)
+    for _ in range(100):  # the page polls every second in these tests
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page did not poll"
+
+    # 1. A poll asked before the move, answered after the move's answer.
+    page.locator("body").focus()
+    page.keyboard.press("m")
+    type_move(page, said, "H8 CHAt")
+    press_play(page, said)
+    expect(news(page, said)).to_contain_text(said["passed"])
+    with contextlib.suppress(PlaywrightError):  # aborted when the move left: no answer
+        held[0].continue_()
+    page.wait_for_timeout(300)  # time for a late answer to be swapped in
+    expect(field).to_be_focused()
+
+    # 2. The move's answer held while the page would poll again and again: no poll leaves
+    # before the answer (a poll answered first would take the area, and the focus).
+    moves: list = []
+    page.route(re.compile(r"/texte/jouer/"), lambda route: moves.append(route))
+    type_move(page, said, "J8 v AIL")
+    press_play(page, said)
+    for _ in range(100):
+        if moves:
+            break
+        page.wait_for_timeout(50)
+    assert moves, "the move was not sent"
+    answer = moves[0].fetch()  # played on the server; the page does not know it yet
+    asked = len(polls)
+    page.wait_for_timeout(2500)  # two and a half poll periods
+    sent_meanwhile = len(polls) - asked
+    moves[0].fulfill(response=answer)
+    expect(news(page, said)).to_contain_text("AIL")
+    expect(field).to_be_focused()
+    expect(field).to_have_value("")  # played: not brought back by a poll's swap
+    assert sent_meanwhile == 0, "a poll left while the move's answer was awaited"
+    page.wait_for_timeout(1500)  # the next poll (nothing new) leaves the focus in place
+    expect(field).to_be_focused()
