@@ -10,7 +10,7 @@ from django.contrib.auth import get_user
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import TurnEmails, User
+from accounts.models import EmailChoice, User
 from tests.factories import PASSWORD, make_player, page_language
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +19,9 @@ SETTINGS = {
     "display_name": "  Alice   la  Reine ",
     "language": "en",
     "time_zone": "Asia/Tokyo",
-    "turn_emails": TurnEmails.NEVER,
-    "game_over_emails": "on",
+    "turn_emails": EmailChoice.NEVER,
+    "invitation_emails": EmailChoice.DIGEST,
+    "game_over_emails": EmailChoice.EACH,
 }
 
 
@@ -45,9 +46,9 @@ def test_a_player_changes_their_profile_and_email_preferences() -> None:
     assert alice.display_name == "Alice la Reine"
     assert (alice.language, alice.time_zone) == ("en", "Asia/Tokyo")
     assert (alice.turn_emails, alice.invitation_emails, alice.game_over_emails) == (
-        TurnEmails.NEVER,
-        False,
-        True,
+        EmailChoice.NEVER,
+        EmailChoice.DIGEST,
+        EmailChoice.EACH,
     )
     # Others see the name with the username beside it: it cannot be borrowed.
     assert str(alice) == "Alice la Reine (@alice)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.models import TurnEmails
+from accounts.models import EmailChoice
 from games import services
 from games.models import Invitation
 from notifications.models import Notification
@@ -24,9 +24,9 @@ def set_turn_emails(user, value: str) -> None:
 @pytest.mark.parametrize(
     ("preference", "status", "emails", "reason"),
     [
-        (TurnEmails.EACH, "sent", 1, ""),
-        (TurnEmails.DIGEST, "skipped", 0, "the player reads the daily digest instead"),
-        (TurnEmails.NEVER, "skipped", 0, "turned off in the player's settings"),
+        (EmailChoice.EACH, "sent", 1, ""),
+        (EmailChoice.DIGEST, "skipped", 0, "the player reads the daily digest instead"),
+        (EmailChoice.NEVER, "skipped", 0, "turned off in the player's settings"),
     ],
 )
 def test_turn_emails_follow_the_players_choice(
@@ -55,7 +55,7 @@ def test_an_unconfirmed_address_gets_nothing(alice, bob, committed, mailoutbox) 
 def test_an_invitation_is_emailed_unless_the_player_turned_them_off(
     alice, bob, carol, committed, mailoutbox
 ) -> None:
-    carol.invitation_emails = False
+    carol.invitation_emails = EmailChoice.NEVER
     carol.save()
     with committed():
         game = services.game_create(creator=alice, mode="marque", seats=3, invitees=[bob, carol])
@@ -136,7 +136,7 @@ def test_game_over_emails_reach_every_player_who_wants_them(
     alice, bob, committed, mailoutbox
 ) -> None:
     game = new_game([alice, bob])
-    alice.game_over_emails = False
+    alice.game_over_emails = EmailChoice.NEVER
     alice.save()
     with committed():
         services.game_resign(game_id=game.pk, player=alice)
