@@ -219,7 +219,7 @@ def test_a_finished_game_read_in_the_digest_says_there_who_won(
     (message,) = mailoutbox
     assert message.to == [bob.email]
     assert "Depuis votre précédent récapitulatif\u00a0:" in message.body
-    assert f"La partie nº {game.pk} est terminée\u00a0: bob l’a gagnée." in message.body
+    assert f"La partie nº\u00a0{game.pk} est terminée\u00a0: bob l’a gagnée." in message.body
     assert "1 notification dans votre récapitulatif du jour" in message.subject
 
 
