@@ -22,6 +22,7 @@ class PlayerAdmin(UserAdmin):
                     "turn_emails",
                     "invitation_emails",
                     "game_over_emails",
+                    "reminder_emails",
                     "report_emails",
                     "play_by_email",
                 )
@@ -30,7 +31,14 @@ class PlayerAdmin(UserAdmin):
     )
     readonly_fields = ("deleted_at", "bot_level")
     list_display = ("username", "email", "display_name", "language", "is_active", "deleted_at")
-    list_filter = (*UserAdmin.list_filter, "language", "turn_emails", "bot_level")
+    list_filter = (
+        *UserAdmin.list_filter,
+        "language",
+        "turn_emails",
+        "invitation_emails",
+        "game_over_emails",
+        "bot_level",
+    )
 
 
 @admin.register(Vacation)

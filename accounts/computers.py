@@ -13,7 +13,7 @@ from collections.abc import Collection
 
 from django.db import IntegrityError, transaction
 
-from accounts.models import BotLevel, TurnEmails, User
+from accounts.models import BotLevel, EmailChoice, User
 
 USERNAME_PREFIX = "ordinateur-"
 DISPLAY_NAMES = {
@@ -50,9 +50,9 @@ def _create(username: str, level: str) -> User:
         display_name=DISPLAY_NAMES[BotLevel(level)],
         bot_level=level,
         email="",
-        turn_emails=TurnEmails.NEVER,
-        invitation_emails=False,
-        game_over_emails=False,
+        turn_emails=EmailChoice.NEVER,
+        invitation_emails=EmailChoice.NEVER,
+        game_over_emails=EmailChoice.NEVER,
         report_emails=False,
     )
     user.set_unusable_password()

@@ -23,24 +23,55 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts.models import EmailKind, TurnEmails, User
+from accounts.models import EmailChoice, EmailKind, User
 
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 
 # Kinds a caller may send, and the preference (unsubscribe kind) each belongs to.
-# "turn" is one email per move; "turn-digest" the daily summary; both stop with "turn".
-# "reminder", the warning before a deadline, has a switch of its own (#35).
+# "turn" is one email per move; "digest" the daily one (#35: the games waiting and the
+# events of every kind the player reads there), its link stops every digest choice.
+# "reminder", the warning before a deadline, has a switch of its own.
 SENDABLE_KINDS: dict[str, str] = {
     "turn": EmailKind.TURN,
-    "turn-digest": EmailKind.TURN,
+    "digest": EmailKind.DIGEST,
     "reminder": EmailKind.REMINDER,
     "invitations": EmailKind.INVITATIONS,
     "game-over": EmailKind.GAME_OVER,
+    # News of the same setting that the digest does not list (a league's steps, invitations
+    # held back): sent on its own whether the player chose each time or the digest.
+    "invitations-news": EmailKind.INVITATIONS,
+    "game-over-news": EmailKind.GAME_OVER,
     "reports": EmailKind.REPORTS,
     # What the quiet hours held, several kinds in one email (notifications/quiet.py):
     # built only, never asked of ``wants_email`` (each row it lists was).
     "quiet-summary": EmailKind.ALL,
 }
+NEWS_KINDS = frozenset({"invitations-news", "game-over-news"})
+
+
+def email_choice(user: User, preference: str) -> str | None:
+    """The player's ``EmailChoice`` for a preference that has one (turn, invitations, games ending)."""
+    choices: dict[str, str] = {
+        EmailKind.TURN: user.turn_emails,
+        EmailKind.INVITATIONS: user.invitation_emails,
+        EmailKind.GAME_OVER: user.game_over_emails,
+    }
+    return choices.get(preference)
+
+
+def reads_digest(user: User) -> bool:
+    """Whether the player chose the daily digest for any kind of event."""
+    return EmailChoice.DIGEST in (
+        user.turn_emails,
+        user.invitation_emails,
+        user.game_over_emails,
+    )
+
+
+def in_digest_instead(user: User, kind: str) -> bool:
+    """Whether an email of ``kind`` is one the player reads as a line of the daily digest."""
+    preference = _preference_kind(kind)
+    return kind not in NEWS_KINDS and email_choice(user, preference) == EmailChoice.DIGEST
 
 
 class BadUnsubscribeToken(Exception):
@@ -101,30 +132,31 @@ def has_confirmed_address(user: User) -> bool:
 def wants_email(user: User, kind: str) -> bool:
     """Whether ``user`` should get an email of ``kind`` now.
 
-    ``kind`` is one of "turn" (one email per move), "turn-digest" (the daily
-    summary), "reminder" (a deadline is near: its own switch, whatever the turn
-    emails), "invitations", "game-over" or "reports"
-    (staff: a player filed a report).
+    ``kind`` is one of ``SENDABLE_KINDS``: "turn", "invitations" and "game-over" go when
+    the player chose *each time* for them, the "…-news" kinds unless they chose *never*;
+    "digest" goes when they chose the digest for any of them; "reminder" and (staff)
+    "reports" follow their on/off switch.
     Deleted or inactive players, and players without a confirmed address, get
     nothing.
     """
     preference = _preference_kind(kind)
     if not user.is_active or user.deleted_at is not None:
         return False
-    if preference == EmailKind.TURN:
-        wanted = TurnEmails.DIGEST if kind == "turn-digest" else TurnEmails.EACH
-        if user.turn_emails != wanted:
-            return False
-    elif not _switched_on(user, preference):
-        return False
-    return has_confirmed_address(user)
+    choice = email_choice(user, preference)
+    if preference == EmailKind.DIGEST:
+        wanted = reads_digest(user)
+    elif choice is None:
+        wanted = _switched_on(user, preference)
+    elif kind in NEWS_KINDS:
+        wanted = choice != EmailChoice.NEVER
+    else:
+        wanted = choice == EmailChoice.EACH
+    return wanted and has_confirmed_address(user)
 
 
 def _switched_on(user: User, preference: str) -> bool:
-    """The player's on/off setting for reminders, invitations, finished games or (staff) reports."""
+    """The player's on/off setting for reminders or (staff) reports."""
     switches: dict[str, bool] = {
-        EmailKind.INVITATIONS: user.invitation_emails,
-        EmailKind.GAME_OVER: user.game_over_emails,
         EmailKind.REPORTS: user.report_emails,
         EmailKind.REMINDER: user.reminder_emails,
     }

@@ -128,19 +128,28 @@ class SettingsForm(forms.ModelForm):
                 "What other players see, with your username beside it; it may not look like "
                 "another player's name. Leave empty to show your username."
             ),
-            # The leagues' emails have no setting of their own (leagues/emails.py).
+            # The leagues' emails have no setting of their own (leagues/emails.py); the
+            # digest lists no league step, so they go on their own unless "never".
             "invitation_emails": _(
-                "Leagues too: registration open, your season's start and its last week."
+                "Leagues too: registration open, your season's start and its last week, "
+                "emailed on their own unless you chose “Never”."
             ),
-            "game_over_emails": _("Leagues too: your final standing at the end of a season."),
+            "game_over_emails": _(
+                "Leagues too: your final standing at the end of a season, emailed on its own "
+                "unless you chose “Never”."
+            ),
         }
         widgets = {
             "language": forms.RadioSelect,
             "turn_emails": forms.RadioSelect,
+            "invitation_emails": forms.RadioSelect,
+            "game_over_emails": forms.RadioSelect,
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The hour the daily digest goes, in the player's time zone (games/deadlines.py).
+        self.digest_hour = settings.DIAMINO_DIGEST_HOUR
         if not self.instance.is_staff:
             del self.fields["report_emails"]  # only staff are told about reports
         if not settings.MAIL_IN_ENABLED:

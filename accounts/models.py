@@ -11,11 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from accounts.preferences import default_reminder_hours
 
 
-class TurnEmails(models.TextChoices):
-    """How often a player hears that a game waits for their move."""
+class EmailChoice(models.TextChoices):
+    """How a player hears of one kind of event by email (#35): the turn, invitations, games ending.
 
-    EACH = "each", _("Each time it is my turn")
-    DIGEST = "digest", _("One daily digest")
+    *Each time*: an email per event. *In the daily digest*: none then, and the event is a
+    line of the next digest (``games/deadlines.write_digests``). *Never*: no email.
+    """
+
+    EACH = "each", _("Each time")
+    DIGEST = "digest", _("In the daily digest")
     NEVER = "never", _("Never")
 
 
@@ -26,6 +30,7 @@ class EmailKind(models.TextChoices):
     """
 
     TURN = "turn", _("your turn")
+    DIGEST = "digest", _("the daily digest")
     INVITATIONS = "invitations", _("invitations")
     GAME_OVER = "game-over", _("finished games")
     REPORTS = "reports", _("new reports (staff)")
@@ -83,18 +88,29 @@ class User(AbstractUser):
     turn_emails = models.CharField(
         _("emails when it is my turn"),
         max_length=8,
-        choices=TurnEmails.choices,
-        default=TurnEmails.EACH,
+        choices=EmailChoice.choices,
+        default=EmailChoice.EACH,
     )
-    invitation_emails = models.BooleanField(_("emails when I am invited to a game"), default=True)
-    game_over_emails = models.BooleanField(_("emails when a game of mine ends"), default=True)
+    invitation_emails = models.CharField(
+        _("emails when I am invited to a game"),
+        max_length=8,
+        choices=EmailChoice.choices,
+        default=EmailChoice.EACH,
+    )
+    game_over_emails = models.CharField(
+        _("emails when a game of mine ends"),
+        max_length=8,
+        choices=EmailChoice.choices,
+        default=EmailChoice.EACH,
+    )
     # Play by mail (#24): a turn email's Reply-To is the game's signed reply address, and
     # answering it with a move plays it; off, the Reply-To is the no-reply address.
     play_by_email = models.BooleanField(_("play by answering the turn emails"), default=True)
     # Read only while ``is_staff``: the alert sent to staff when a player files a report.
     report_emails = models.BooleanField(_("emails when a player files a report"), default=True)
     # The reminder before a deadline has its own channels (#35): a player who reads no
-    # turn email may still want it, or want it pushed only.
+    # turn email may still want it, or want it pushed only. On or off, never "in the daily
+    # digest": it warns of a deadline hours away, which a once-a-day email could pass.
     reminder_emails = models.BooleanField(_("emails before a deadline"), default=True)
     # The hours before a deadline a reminder goes out (accounts.preferences.REMINDER_HOURS).
     reminder_hours = models.JSONField(

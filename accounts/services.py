@@ -7,7 +7,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from accounts.models import EmailKind, TurnEmails, User
+from accounts.models import EmailChoice, EmailKind, User
 from accounts.signals import user_deleted
 from infra import ratelimit
 
@@ -32,9 +32,9 @@ def user_delete(*, user: User) -> User:
     user.is_active = False
     user.is_staff = False
     user.is_superuser = False
-    user.turn_emails = TurnEmails.NEVER
-    user.invitation_emails = False
-    user.game_over_emails = False
+    user.turn_emails = EmailChoice.NEVER
+    user.invitation_emails = EmailChoice.NEVER
+    user.game_over_emails = EmailChoice.NEVER
     user.report_emails = False
     user.deleted_at = timezone.now()
     user.save()
@@ -46,16 +46,22 @@ def user_delete(*, user: User) -> User:
 
 @transaction.atomic
 def email_unsubscribe(*, user_id: int, kind: str) -> User | None:
-    """Turn off one kind of email (or all); None when the player no longer exists."""
+    """Turn off one kind of email (or all); None when the player no longer exists.
+
+    A kind with three choices becomes *never*; the daily digest's link turns every kind
+    read in the digest to *never* (what else the player chose stays).
+    """
     user = User.objects.select_for_update().filter(pk=user_id).first()
     if user is None:
         return None
-    if kind in (EmailKind.TURN, EmailKind.ALL):
-        user.turn_emails = TurnEmails.NEVER
-    if kind in (EmailKind.INVITATIONS, EmailKind.ALL):
-        user.invitation_emails = False
-    if kind in (EmailKind.GAME_OVER, EmailKind.ALL):
-        user.game_over_emails = False
+    for preference, field in (
+        (EmailKind.TURN, "turn_emails"),
+        (EmailKind.INVITATIONS, "invitation_emails"),
+        (EmailKind.GAME_OVER, "game_over_emails"),
+    ):
+        in_digest = getattr(user, field) == EmailChoice.DIGEST
+        if kind in (preference, EmailKind.ALL) or (kind == EmailKind.DIGEST and in_digest):
+            setattr(user, field, EmailChoice.NEVER)
     if kind in (EmailKind.REPORTS, EmailKind.ALL):
         user.report_emails = False
     if kind in (EmailKind.REMINDER, EmailKind.ALL):

@@ -17,13 +17,13 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import TurnEmails, User
+from accounts.models import EmailChoice, User
 from accounts.preferences import quiet_hours_of, reminder_hours_of
 from accounts.vacations import zone_of
 from games import clock, services
 from games.models import Game
 from notifications.models import Notification
-from notifications.services import notification_write
+from notifications.services import notification_write, with_digest_events
 
 log = logging.getLogger(__name__)
 
@@ -173,16 +173,27 @@ def write_digests(now: datetime | None = None) -> int:
 
     Runs every hour: a player's digest is written by the first run at or after
     ``DIAMINO_DIGEST_HOUR`` in their time zone (a missed run is caught up by
-    the next), keyed by their local date. Nothing when no game waits for them,
-    and nothing while they are on vacation.
+    the next), keyed by their local date. For a player who chose the digest for
+    any kind of event (#35) with something to tell: a game waiting for their move
+    (when they read their turns there), or an event of a kind they read there since
+    their previous digest (``notifications.services.digest_events``). Nothing while
+    they are on vacation: what happened meanwhile is in the first digest after it.
     """
     now = now or timezone.now()
     waiting = set(
         Game.objects.filter(
-            status=Game.Status.RUNNING, to_move__player__turn_emails=TurnEmails.DIGEST
+            status=Game.Status.RUNNING, to_move__player__turn_emails=EmailChoice.DIGEST
         ).values_list("to_move__player_id", flat=True)
     )
-    players = User.objects.filter(pk__in=waiting, is_active=True, deleted_at__isnull=True)
+    readers = set(
+        User.objects.filter(
+            Q(invitation_emails=EmailChoice.DIGEST) | Q(game_over_emails=EmailChoice.DIGEST),
+            is_active=True,
+            deleted_at__isnull=True,
+        ).values_list("pk", flat=True)
+    )
+    told = waiting | with_digest_events(readers - waiting, until=now)
+    players = User.objects.filter(pk__in=told, is_active=True, deleted_at__isnull=True)
     due = {}
     for player in players:
         local = now.astimezone(zone_of(player))

@@ -31,14 +31,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.emails import absolute_url
-from accounts.models import User
-from games import clock, selectors
+from accounts.models import EmailChoice, User
+from games import clock, push, selectors
 from games import email_board as board
 from games.models import Game, Invitation, Seat
 from games.presenters import notation_shown
 from games.reply_address import noreply_address, reply_address
 from notifications.models import Notification
 from notifications.renderers import Renderer, Skip, recipient_of
+from notifications.services import digest_events
 
 Kind = Notification.Kind
 
@@ -308,14 +309,34 @@ def waiting_games(user: User) -> list[dict[str, Any]]:
     return entries
 
 
+def digest_lines(user: User, until: datetime) -> list[dict[str, Any]]:
+    """The events ``user`` reads in the digest (``notifications.services.digest_events``), a line each.
+
+    Each line is the event's push payload (``games/push.py``: its ``body`` and ``url``), the
+    one line-builder the quiet hours' summary uses too; an event whose game is gone is left out.
+    """
+    lines = []
+    for event in digest_events(user, until=until).select_related("recipient"):
+        try:
+            lines.append(push.payload(event))
+        except Skip:
+            continue
+    return lines
+
+
 def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
-    entries = waiting_games(recipient_of(row))
-    if not entries:
-        raise Skip("no game waits for the player any more")
+    """The games waiting for the player's move (when they read their turns here) and the
+    events of the kinds they read here since their previous digest; ``Skip`` when neither."""
+    user = recipient_of(row)
+    entries = waiting_games(user) if user.turn_emails == EmailChoice.DIGEST else []
+    lines = digest_lines(user, row.created_at or timezone.now())  # a row not saved: a preview
+    if not entries and not lines:
+        raise Skip("nothing to tell the player")
     return "digest", {
         "entries": entries,
+        "lines": lines,
         "my_games_url": absolute_url(reverse("games:mine")),
-        "time_zone": recipient_of(row).time_zone,
+        "time_zone": user.time_zone,
     }
 
 

@@ -3,9 +3,10 @@
 Rendered when the push is sent, from fresh rows, in the player's language
 (the sender sets it): a title, a line, the game's address, and a tag per game
 so a device shows one notification per game. It names the game and whose turn
-it is; never a hand, a tile or a chat message's text. The same line says each
-event in what a player's quiet hours held (``notifications/quiet.py``). A "your turn" (or its
-reminder, or a day given) for a turn that has passed is skipped.
+it is, who invited the player, who won; never a hand, a tile or a chat message's text.
+The same line says each event in what a player's quiet hours held
+(``notifications/quiet.py``) and in the daily digest (``games/emails.py``). A "your
+turn" (or its reminder, or a day given) for a turn that has passed is skipped.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import clock
-from games.models import Game
+from games.models import Game, Invitation
 from notifications import kinds
 from notifications.models import Notification
 
@@ -54,6 +55,10 @@ def payload(row: Notification) -> dict[str, Any]:
         bodies[Kind.TURN] = (
             _("Your queued move was not played in game #%(game)s: your turn.") % number
         )
+    if row.kind == Kind.INVITATION:
+        bodies[Kind.INVITATION] = _invited(row, number)
+    if row.kind == Kind.GAME_OVER:
+        bodies[Kind.GAME_OVER] = _game_over(game, number)
     if row.kind not in bodies:
         raise kinds.Skip(f"no web push for {row.kind}")
     return {
@@ -63,4 +68,33 @@ def payload(row: Notification) -> dict[str, Any]:
         "tag": f"game-{game.pk}",
         "game": game.pk,
         "to_move": to_move.name_shown if to_move is not None else None,
+    }
+
+
+def _invited(row: Notification, number: dict[str, int]) -> str:
+    """Who invited the player, when the invitation is still there."""
+    invitation = (
+        Invitation.objects.select_related("invited_by")
+        .filter(pk=row.context.get("invitation"))
+        .first()
+    )
+    if invitation is None:
+        return _("You are invited to game #%(game)s.") % number
+    return _("%(inviter)s invited you to game #%(game)s.") % {
+        **number,
+        "inviter": invitation.invited_by.name_shown,
+    }
+
+
+def _game_over(game: Game, number: dict[str, int]) -> str:
+    """Who won, when the game was finished (an annulled one has no winner)."""
+    seats = game.seats.select_related("player").order_by("position")
+    winners = [seat.player.name_shown for seat in seats if seat.is_winner]
+    if game.status != Game.Status.FINISHED or not winners:
+        return _("Game #%(game)s is over.") % number
+    if len(winners) == 1:
+        return _("Game #%(game)s is over: %(winner)s won.") % {**number, "winner": winners[0]}
+    return _("Game #%(game)s is over: %(winners)s share the win.") % {
+        **number,
+        "winners": ", ".join(winners),
     }

@@ -35,11 +35,13 @@ from notifications.kinds import Skip
 from notifications.models import Notification
 
 # Which of the player's email settings each kind follows (``accounts.emails.SENDABLE_KINDS``).
+# "…-news": the daily digest lists no league step, so a player who reads invitations or
+# games ending there still gets these on their own (accounts.emails.NEWS_KINDS).
 PREFERENCE: dict[str, str] = {
-    REGISTRATION_OPEN: "invitations",
-    SEASON_STARTED: "invitations",
-    LAST_WEEK: "invitations",
-    FINAL_STANDING: "game-over",
+    REGISTRATION_OPEN: "invitations-news",
+    SEASON_STARTED: "invitations-news",
+    LAST_WEEK: "invitations-news",
+    FINAL_STANDING: "game-over-news",
 }
 
 

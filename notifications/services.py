@@ -13,14 +13,17 @@ rather than losing its email without a word.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from accounts.emails import has_confirmed_address, wants_email
-from accounts.models import TurnEmails, User
+from accounts.emails import has_confirmed_address, in_digest_instead, wants_email
+from accounts.models import User
 from notifications import kinds, quiet
 from notifications.models import Notification
 from notifications.push import push_write
@@ -33,17 +36,30 @@ Kind = Notification.Kind
 # it names the preference that turns it off and the unsubscribe link it carries.
 EMAIL_KIND: dict[str, str] = {
     Kind.INVITATION: "invitations",
-    Kind.INVITATIONS_HELD: "invitations",  # about invitations the player is not getting
+    # About invitations the player is not getting: on its own even to a digest reader.
+    Kind.INVITATIONS_HELD: "invitations-news",
     Kind.GAME_STARTED: "invitations",  # the table you joined or were invited to begins
     Kind.TURN: "turn",
     Kind.REMINDER: "reminder",
     Kind.TIME_GIFT: "turn",  # about this turn's deadline, like the turn email
-    Kind.DIGEST: "turn-digest",
+    Kind.DIGEST: "digest",
     Kind.TIMEOUT: "game-over",
     Kind.GAME_OVER: "game-over",
     Kind.ANNULLED: "game-over",
     Kind.REPORT: "reports",  # staff only: a player filed a report
 }
+
+# The reason on an email row whose event the player reads in the daily digest instead: the
+# digest lists such rows since the previous one (``digest_events``).
+DIGEST_REASON = "the player reads the daily digest instead"
+# The digest's lines (the games waiting for a move are its own part, from the games).
+DIGEST_LINE_KINDS = (
+    Kind.INVITATION,
+    Kind.GAME_STARTED,
+    Kind.GAME_OVER,
+    Kind.TIMEOUT,
+    Kind.ANNULLED,
+)
 
 
 def why_not(user: User | None, kind: str) -> str:
@@ -57,9 +73,68 @@ def why_not(user: User | None, kind: str) -> str:
         return "deleted or inactive player"
     if not has_confirmed_address(user):
         return "no confirmed email address"
-    if email_kind == "turn" and user.turn_emails == TurnEmails.DIGEST:
-        return "the player reads the daily digest instead"
+    if in_digest_instead(user, email_kind):
+        return DIGEST_REASON
     return "turned off in the player's settings"
+
+
+def _digest_event_rows(until: datetime) -> QuerySet[Notification]:
+    return Notification.objects.filter(
+        channel=Notification.Channel.EMAIL,
+        kind__in=DIGEST_LINE_KINDS,
+        status=Notification.Status.SKIPPED,
+        reason=DIGEST_REASON,
+        created_at__lt=until,
+    )
+
+
+def _digest_since(previous: datetime | None, until: datetime) -> datetime:
+    """A digest lists what came after the previous one, or the last 24 hours without one."""
+    return previous or until - timedelta(hours=24)
+
+
+def digest_events(recipient: User, *, until: datetime) -> QuerySet[Notification]:
+    """The events ``recipient`` reads in the daily digest, from their previous digest to ``until``.
+
+    The email rows skipped for the digest (``DIGEST_REASON``) of a kind said in a line, written
+    since the recipient's latest digest row before ``until`` (the last 24 hours when there is
+    none), oldest first. A digest written at ``until`` lists them, the next one what follows.
+    """
+    previous = (
+        Notification.objects.filter(recipient=recipient, kind=Kind.DIGEST, created_at__lt=until)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return (
+        _digest_event_rows(until)
+        .filter(recipient=recipient, created_at__gte=_digest_since(previous, until))
+        .order_by("created_at", "pk")
+    )
+
+
+def with_digest_events(recipient_ids: Collection[int], *, until: datetime) -> set[int]:
+    """Of these players, those ``digest_events`` finds something for (two queries for all)."""
+    previous = dict(
+        Notification.objects.filter(
+            recipient_id__in=recipient_ids, kind=Kind.DIGEST, created_at__lt=until
+        )
+        .values("recipient_id")
+        .annotate(last=Max("created_at"))
+        .values_list("recipient_id", "last")
+    )
+    latest = (
+        _digest_event_rows(until)
+        .filter(recipient_id__in=recipient_ids)
+        .values("recipient_id")
+        .annotate(last=Max("created_at"))
+        .values_list("recipient_id", "last")
+    )
+    return {
+        recipient_id
+        for recipient_id, last in latest
+        if last >= _digest_since(previous.get(recipient_id), until)
+    }
 
 
 def notification_write(

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.emails import build_email
-from accounts.models import TurnEmails, User
+from accounts.models import EmailChoice, User
 from accounts.permissions import can_play
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +67,9 @@ def test_a_visitor_signs_up_confirms_plays_unsubscribes_and_resets_the_password(
             "display_name": "Alice au pays",
             "language": "en",
             "time_zone": "America/Montreal",
-            "turn_emails": TurnEmails.DIGEST,
-            "invitation_emails": "on",
-            "game_over_emails": "on",
+            "turn_emails": EmailChoice.DIGEST,
+            "invitation_emails": EmailChoice.EACH,
+            "game_over_emails": EmailChoice.EACH,
         },
         follow=True,
     )
@@ -79,21 +79,21 @@ def test_a_visitor_signs_up_confirms_plays_unsubscribes_and_resets_the_password(
         "Alice au pays",
         "en",
         "America/Montreal",
-        TurnEmails.DIGEST,
+        EmailChoice.DIGEST,
     )
 
     build_email(alice, "sample", {"game_name": "Partie 7"}, kind="invitations").send()
     unsubscribe = link_in(mailoutbox[-1], "/desabonnement/")
     client.post(reverse("account_logout"))
     assert client.get(unsubscribe).status_code == 200  # asks first
-    assert User.objects.get(pk=alice.pk).invitation_emails is True
+    assert User.objects.get(pk=alice.pk).invitation_emails == EmailChoice.EACH
     page = client.post(unsubscribe)
     assert "alice@example.com will no longer receive emails about invitations" in (
         page.content.decode()
     )
     alice.refresh_from_db()
-    assert alice.invitation_emails is False
-    assert alice.game_over_emails is True
+    assert alice.invitation_emails == EmailChoice.NEVER
+    assert alice.game_over_emails == EmailChoice.EACH
 
     sent = len(mailoutbox)
     client.post(reverse("account_reset_password"), {"email": "alice@example.com"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 import time_machine
@@ -12,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.emails import build_email, has_confirmed_address, unsubscribe_url, wants_email
-from accounts.models import TurnEmails, User
+from accounts.models import EmailChoice, User
 from accounts.services import user_delete
 from tests.emails import html_of
 from tests.factories import make_player
@@ -20,7 +21,7 @@ from tests.factories import make_player
 pytestmark = pytest.mark.django_db
 
 
-def preferences(user: User) -> tuple[str, bool, bool]:
+def preferences(user: User) -> tuple[str, str, str]:
     user.refresh_from_db()
     return (user.turn_emails, user.invitation_emails, user.game_over_emails)
 
@@ -71,12 +72,12 @@ def test_allauth_emails_follow_the_recipients_language(
 @pytest.mark.parametrize(
     ("turn_emails", "kind", "wanted"),
     [
-        (TurnEmails.EACH, "turn", True),
-        (TurnEmails.EACH, "turn-digest", False),
-        (TurnEmails.DIGEST, "turn", False),
-        (TurnEmails.DIGEST, "turn-digest", True),
-        (TurnEmails.NEVER, "turn", False),
-        (TurnEmails.NEVER, "turn-digest", False),
+        (EmailChoice.EACH, "turn", True),
+        (EmailChoice.EACH, "digest", False),
+        (EmailChoice.DIGEST, "turn", False),
+        (EmailChoice.DIGEST, "digest", True),
+        (EmailChoice.NEVER, "turn", False),
+        (EmailChoice.NEVER, "digest", False),
     ],
 )
 def test_it_sends_turn_emails_as_the_player_chose(
@@ -85,11 +86,26 @@ def test_it_sends_turn_emails_as_the_player_chose(
     assert wants_email(make_player("alice", turn_emails=turn_emails), kind) is wanted
 
 
-def test_it_honours_the_invitation_and_game_over_switches() -> None:
-    quiet = make_player("quiet", invitation_emails=False, game_over_emails=False)
-    chatty = make_player("chatty")
-    assert (wants_email(quiet, "invitations"), wants_email(quiet, "game-over")) == (False, False)
-    assert (wants_email(chatty, "invitations"), wants_email(chatty, "game-over")) == (True, True)
+@pytest.mark.parametrize("field", ["invitation_emails", "game_over_emails"])
+@pytest.mark.parametrize(
+    ("choice", "each_time", "news", "digest"),
+    [
+        (EmailChoice.EACH, True, True, False),
+        (EmailChoice.DIGEST, False, True, True),
+        (EmailChoice.NEVER, False, False, False),
+    ],
+)
+def test_invitations_and_finished_games_have_the_turns_three_choices(
+    field: str, choice: str, each_time: bool, news: bool, digest: bool
+) -> None:
+    """Each time: its own email; the digest: a line of it instead (a league's step, which
+    the digest does not list, still goes on its own); never: nothing."""
+    kind = "invitations" if field == "invitation_emails" else "game-over"
+    choices: dict[str, Any] = {"turn_emails": EmailChoice.NEVER, field: choice}
+    player = make_player("alice", **choices)
+    assert wants_email(player, kind) is each_time
+    assert wants_email(player, f"{kind}-news") is news
+    assert wants_email(player, "digest") is digest
 
 
 def test_deleted_inactive_and_unconfirmed_players_get_nothing() -> None:
@@ -131,20 +147,35 @@ def test_it_refuses_an_unknown_kind_of_email(sample_email_templates: None) -> No
 @pytest.mark.parametrize(
     ("kind", "expected"),
     [
-        ("turn", (TurnEmails.NEVER, True, True)),
-        ("invitations", (TurnEmails.EACH, False, True)),
-        ("game-over", (TurnEmails.EACH, True, False)),
-        ("all", (TurnEmails.NEVER, False, False)),
+        ("turn", (EmailChoice.NEVER, EmailChoice.EACH, EmailChoice.EACH)),
+        ("invitations", (EmailChoice.EACH, EmailChoice.NEVER, EmailChoice.EACH)),
+        ("game-over", (EmailChoice.EACH, EmailChoice.EACH, EmailChoice.NEVER)),
+        ("all", (EmailChoice.NEVER, EmailChoice.NEVER, EmailChoice.NEVER)),
     ],
 )
 def test_an_unsubscribe_link_turns_off_its_kind_of_email_without_logging_in(
-    client: Client, kind: str, expected: tuple[str, bool, bool]
+    client: Client, kind: str, expected: tuple[str, str, str]
 ) -> None:
     alice = make_player("alice", language="en")
     page = client.post(unsubscribe_url(alice, kind))
     assert page.status_code == 200
     assert "You are unsubscribed" in page.content.decode()
     assert preferences(alice) == expected
+
+
+def test_the_digests_link_turns_every_kind_read_in_the_digest_to_never(client: Client) -> None:
+    alice = make_player(
+        "alice",
+        language="en",
+        turn_emails=EmailChoice.DIGEST,
+        invitation_emails=EmailChoice.EACH,
+        game_over_emails=EmailChoice.DIGEST,
+    )
+    asked = client.get(unsubscribe_url(alice, "digest")).content.decode()
+    assert "Stop the daily digest to alice@example.com?" in asked
+    page = client.post(unsubscribe_url(alice, "digest")).content.decode()
+    assert "alice@example.com will no longer receive the daily digest." in page
+    assert preferences(alice) == (EmailChoice.NEVER, EmailChoice.EACH, EmailChoice.NEVER)
 
 
 @pytest.mark.parametrize("kind", ["turn", "invitations", "game-over", "all"])
@@ -160,7 +191,7 @@ def test_following_an_unsubscribe_link_only_asks_and_changes_nothing(
     assert "You are unsubscribed" not in html
     assert "alice@example.com?" in html
     assert re.search(r'<form method="post"[^>]*>', html)
-    assert preferences(alice) == (TurnEmails.EACH, True, True)
+    assert preferences(alice) == (EmailChoice.EACH,) * 3
 
 
 def test_the_confirmation_page_asks_in_the_players_language(client: Client) -> None:
@@ -180,7 +211,7 @@ def test_the_confirmation_pages_button_unsubscribes(client: Client) -> None:
     assert "alice@example.com will no longer receive emails about finished games" in (
         page.content.decode()
     )
-    assert preferences(alice) == (TurnEmails.EACH, True, False)
+    assert preferences(alice) == (EmailChoice.EACH, EmailChoice.EACH, EmailChoice.NEVER)
 
 
 def test_the_unsubscribe_page_speaks_the_players_language(client: Client) -> None:
@@ -202,7 +233,7 @@ def test_mail_providers_can_unsubscribe_in_one_click_by_post_without_a_csrf_toke
         link, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
     )
     assert response.status_code == 200
-    assert preferences(alice) == (TurnEmails.EACH, False, True)
+    assert preferences(alice) == (EmailChoice.EACH, EmailChoice.NEVER, EmailChoice.EACH)
 
 
 def test_a_tampered_unsubscribe_link_says_so_and_changes_nothing(client: Client) -> None:
@@ -221,7 +252,7 @@ def test_a_tampered_unsubscribe_link_says_so_and_changes_nothing(client: Client)
             bad, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
         )
         assert one_click.status_code == 400
-    assert preferences(alice) == (TurnEmails.EACH, True, True)
+    assert preferences(alice) == (EmailChoice.EACH,) * 3
 
 
 def test_a_token_signed_for_another_purpose_is_refused(client: Client) -> None:
@@ -231,7 +262,7 @@ def test_a_token_signed_for_another_purpose_is_refused(client: Client) -> None:
     forged = signing.dumps({"u": alice.pk, "k": "all"}, salt="something-else", compress=True)
     assert client.get(f"/desabonnement/{forged}/").status_code == 400
     assert client.post(f"/desabonnement/{forged}/").status_code == 400
-    assert preferences(alice) == (TurnEmails.EACH, True, True)
+    assert preferences(alice) == (EmailChoice.EACH,) * 3
 
 
 def test_emails_are_not_built_for_a_player_without_an_address(sample_email_templates: None) -> None:

@@ -75,6 +75,8 @@ def settings_form(**changes: str) -> dict[str, str]:
         "language": "en",
         "time_zone": "Europe/Paris",
         "turn_emails": "each",
+        "invitation_emails": "each",
+        "game_over_emails": "each",
         **changes,
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ from django.contrib.auth import get_user
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import TurnEmails, User
+from accounts.models import EmailChoice, User
 from tests.factories import PASSWORD, make_player, page_language
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +20,9 @@ SETTINGS = {
     "display_name": "  Alice   la  Reine ",
     "language": "en",
     "time_zone": "Asia/Tokyo",
-    "turn_emails": TurnEmails.NEVER,
-    "game_over_emails": "on",
+    "turn_emails": EmailChoice.NEVER,
+    "invitation_emails": EmailChoice.DIGEST,
+    "game_over_emails": EmailChoice.EACH,
 }
 
 
@@ -45,9 +47,9 @@ def test_a_player_changes_their_profile_and_email_preferences() -> None:
     assert alice.display_name == "Alice la Reine"
     assert (alice.language, alice.time_zone) == ("en", "Asia/Tokyo")
     assert (alice.turn_emails, alice.invitation_emails, alice.game_over_emails) == (
-        TurnEmails.NEVER,
-        False,
-        True,
+        EmailChoice.NEVER,
+        EmailChoice.DIGEST,
+        EmailChoice.EACH,
     )
     # Others see the name with the username beside it: it cannot be borrowed.
     assert str(alice) == "Alice la Reine (@alice)"
@@ -75,6 +77,70 @@ def test_it_refuses_a_time_zone_that_does_not_exist(zone: str, message: str) -> 
     assert message in response.content.decode()
     alice.refresh_from_db()
     assert (alice.time_zone, alice.language, alice.display_name) == ("Europe/Paris", "en", "")
+
+
+@pytest.mark.parametrize("choice", [EmailChoice.EACH, EmailChoice.DIGEST, EmailChoice.NEVER])
+def test_invitations_and_finished_games_each_save_the_choice_made(choice: str) -> None:
+    client, alice = signed_in("alice", language="en")
+    for field in ("invitation_emails", "game_over_emails"):
+        response = client.post(reverse("accounts:settings"), {**SETTINGS, field: choice})
+        assert response.status_code == 302
+        alice.refresh_from_db()
+        assert getattr(alice, field) == choice
+        page = client.get(reverse("accounts:settings")).content.decode()
+        assert f'name="{field}" value="{choice}" required id="id_{field}_' in page
+        assert page.split(f'name="{field}" value="{choice}"')[1].split(">")[0].endswith("checked")
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Select a valid choice. on is not one of the available choices."),
+        ("fr", "Sélectionnez un choix valide. on n’en fait pas partie."),
+    ],
+)
+def test_an_email_choice_it_does_not_know_is_refused_and_nothing_is_saved(
+    language: str, message: str
+) -> None:
+    """ "on" is what the checkbox of before #35 sent, from a page left open since."""
+    client, alice = signed_in("alice", language=language)
+    response = client.post(
+        reverse("accounts:settings"),
+        {**SETTINGS, "language": language, "invitation_emails": "on"},
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    alice.refresh_from_db()
+    assert (alice.invitation_emails, alice.turn_emails, alice.time_zone) == (
+        EmailChoice.EACH,
+        EmailChoice.EACH,
+        "Europe/Paris",
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "The daily digest goes once a day at 7:00 in your time zone (America/Toronto)"),
+        ("fr", "Le récapitulatif du jour part une fois par jour à 7 h dans votre fuseau horaire"),
+    ],
+)
+def test_the_settings_page_says_when_the_daily_digest_goes(
+    language: str, sentence: str, settings: Any
+) -> None:
+    settings.DIAMINO_DIGEST_HOUR = 7
+    client, _ = signed_in("alice", language=language, time_zone="America/Toronto")
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert sentence in page
+
+
+def test_an_account_from_before_the_three_choices_keeps_what_it_got() -> None:
+    """Migration 0014: an on/off switch that was on is *each time*, off is *never*."""
+    migration = importlib.import_module("accounts.migrations.0014_email_choices")
+    assert (migration.choice_of(True), migration.choice_of(False)) == (
+        EmailChoice.EACH,
+        EmailChoice.NEVER,
+    )
 
 
 def test_the_header_language_switch_sticks_for_a_signed_in_player() -> None:

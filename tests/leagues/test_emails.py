@@ -189,13 +189,18 @@ def test_a_player_who_turned_off_invitations_gets_no_league_invitation(
     django_capture_on_commit_callbacks,
 ) -> None:
     players = make_players(4)
-    players[0].invitation_emails = False
+    players[0].invitation_emails = "never"
     players[0].save(update_fields=["invitation_emails"])
+    # The daily digest lists no league step: a player who reads invitations there gets it.
+    players[1].invitation_emails = "digest"
+    players[1].save(update_fields=["invitation_emails"])
     with django_capture_on_commit_callbacks(execute=True):
         running_season(players)
     row = Notification.objects.get(kind=emails.SEASON_STARTED, recipient=players[0])
     assert row.status == Notification.Status.SKIPPED
     assert row.reason == "turned off in the player's settings"
+    digest_reader = Notification.objects.get(kind=emails.SEASON_STARTED, recipient=players[1])
+    assert digest_reader.status != Notification.Status.SKIPPED
     assert (
         Notification.objects.filter(kind=emails.SEASON_STARTED)
         .exclude(recipient=players[0])
@@ -208,10 +213,16 @@ def test_a_player_who_turned_off_invitations_gets_no_league_invitation(
 def test_the_settings_page_says_which_setting_the_league_emails_follow() -> None:
     player = make_player("reglages")
     english = page_as(player, reverse("accounts:settings"))
-    assert "Leagues too: registration open, your season&#x27;s start and its last week." in english
+    assert (
+        "Leagues too: registration open, your season's start and its last week, "
+        "emailed on their own unless you chose “Never”." in english
+    )
     assert 'aria-describedby="id_game_over_emails_helptext"' in english
     french = page_as(player, reverse("accounts:settings"), language="fr")
-    assert "Les ligues aussi\u00a0: votre classement final à la fin d’une saison." in french
+    assert (
+        "Les ligues aussi\u00a0: votre classement final à la fin d’une saison, envoyé à part "
+        "sauf si vous avez choisi «\u00a0Jamais\u00a0»." in french
+    )
 
 
 def test_registration_opening_does_not_invite_inactive_or_suspended_players(

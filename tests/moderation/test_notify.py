@@ -189,11 +189,7 @@ def test_a_staff_member_can_turn_report_emails_off(
     client.post(message.extra_headers["List-Unsubscribe"].strip("<>"))
     modo.refresh_from_db()
     assert modo.report_emails is False
-    assert (modo.turn_emails, modo.invitation_emails, modo.game_over_emails) == (
-        "each",
-        True,
-        True,
-    )
+    assert (modo.turn_emails, modo.invitation_emails, modo.game_over_emails) == ("each",) * 3
     with committed():
         report(game, carol, about=bob)
     assert len(mailoutbox) == 1

@@ -10,7 +10,7 @@ import time_machine
 from django.utils import formats, timezone, translation
 
 import rules
-from accounts.models import TurnEmails, Vacation
+from accounts.models import EmailChoice, Vacation
 from accounts.vacations import VacationRefused, vacation_cancel, vacation_start
 from games import deadlines, selectors, services
 from games.errors import GameError
@@ -96,7 +96,7 @@ def test_the_reminder_email_is_its_own_choice_whatever_the_turn_emails(
 ) -> None:
     game = started_at_t0([alice, bob])
     first = seat_at(game, 0).player
-    first.turn_emails = TurnEmails.NEVER  # no turn email, but the reminder is kept (#35)
+    first.turn_emails = EmailChoice.NEVER  # no turn email, but the reminder is kept (#35)
     first.save()
     tick(T0 + 2 * DAY + MINUTE)
     assert [to for to, _subject in subjects(mailoutbox)] == [first.email]
@@ -115,7 +115,7 @@ def test_the_reminder_email_is_its_own_choice_whatever_the_turn_emails(
 def test_a_digest_reader_still_gets_the_reminder(alice, bob, tick, mailoutbox) -> None:
     game = started_at_t0([alice, bob])
     first = seat_at(game, 0).player
-    first.turn_emails = TurnEmails.DIGEST
+    first.turn_emails = EmailChoice.DIGEST
     first.save()
     tick(T0 + 2 * DAY + MINUTE)
     assert [to for to, _subject in subjects(mailoutbox)] == [first.email]
@@ -433,7 +433,7 @@ def test_the_digest_goes_once_a_day_at_the_local_hour(
         if first != bob:
             with time_machine.travel(T0, tick=False):
                 services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
-    bob.turn_emails = TurnEmails.DIGEST  # Europe/Paris: 8:00 is 7:00 UTC in March
+    bob.turn_emails = EmailChoice.DIGEST  # Europe/Paris: 8:00 is 7:00 UTC in March
     bob.save()
     mailoutbox.clear()
 
@@ -462,13 +462,13 @@ def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
 ) -> None:
     game = started_at_t0([alice, bob])
     waiting = seat_at(game, 1).player  # not their turn
-    waiting.turn_emails = TurnEmails.DIGEST
+    waiting.turn_emails = EmailChoice.DIGEST
     waiting.save()
     to_move = seat_at(game, 0).player  # their turn, but they read each email
     with committed(), time_machine.travel(datetime(2026, 3, 3, 12, tzinfo=UTC), tick=False):
         assert deadlines.write_digests() == 0
     assert mailoutbox == []
-    to_move.turn_emails = TurnEmails.NEVER
+    to_move.turn_emails = EmailChoice.NEVER
     to_move.save()
     with committed(), time_machine.travel(datetime(2026, 3, 3, 13, tzinfo=UTC), tick=False):
         assert deadlines.write_digests() == 0

@@ -12,13 +12,14 @@ from django.core import mail
 
 import rules
 from accounts.emails import read_unsubscribe_token
-from accounts.models import TurnEmails
+from accounts.models import EmailChoice
 from games import bridge, clock, services
 from games.errors import GameError
 from games.models import Game, Invitation
 from moderation.services import report_create
 from notifications import renderers, sending
 from notifications.models import Notification
+from notifications.services import DIGEST_REASON
 from tests.emails import html_of
 from tests.factories import make_player
 from tests.french import misplaced_marks, text_of_html
@@ -273,10 +274,10 @@ def test_the_email_of_a_day_given_follows_the_turn_email_preference(
     with time_machine.travel(T0, tick=False):
         game = new_game([alice, bob], hands=HANDS)
     mover, giver = seat_at(game, 0).player, seat_at(game, 1).player
-    mover.turn_emails = TurnEmails.DIGEST
+    mover.turn_emails = EmailChoice.DIGEST
     mover.save()
     give_a_day(game, giver, committed)
-    mover.turn_emails = TurnEmails.NEVER
+    mover.turn_emails = EmailChoice.NEVER
     mover.save()
     give_a_day(game, giver, committed)
     assert mailoutbox == []
@@ -313,6 +314,17 @@ def french_emails_of_every_kind(bob) -> dict[Notification.Kind, mail.EmailMultiA
     to_move = seat_at(game, 1)
     turn = {"turn": clock.turn_key(game)}
     Kind = Notification.Kind
+    # The digest with both its parts: a game waiting, and an event read there (#35).
+    to_move.player.turn_emails = to_move.player.invitation_emails = EmailChoice.DIGEST
+    to_move.player.save()
+    Notification.objects.create(
+        recipient=to_move.player,
+        kind=Kind.GAME_STARTED,
+        game=game,
+        key=f"game-started:{game.pk}:{to_move.player.pk}",
+        status=Notification.Status.SKIPPED,
+        reason=DIGEST_REASON,
+    )
     rows = {
         Kind.INVITATION: (bob, table, {"invitation": invitation.pk}),
         Kind.GAME_STARTED: (to_move.player, game, {}),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import rules
-from accounts.models import TurnEmails
+from accounts.models import EmailChoice
 from bymail.extract import html_to_text, reply_text
 from games import bridge, clock
 from games.email_board import text_position
@@ -136,7 +136,7 @@ def test_the_reminder_and_the_time_gift_are_playable_too(alice, bob) -> None:
 def test_a_digest_of_one_game_replies_to_it(alice, bob) -> None:
     game = charnues_played([alice, bob])
     me = seat_at(game, 1)
-    me.player.turn_emails = TurnEmails.DIGEST
+    me.player.turn_emails = EmailChoice.DIGEST
     me.player.save()
     message = render(Notification.Kind.DIGEST, None, me.player)
     address = reply_address(me, game.move_count)
@@ -158,6 +158,7 @@ def test_a_digest_of_several_games_lists_each_games_address(alice, bob, carol) -
     assert [s.player for s in seats] == [player, player]
     assert [first.to_move_id, second.to_move_id] == [s.pk for s in seats]
     player.language = "fr"
+    player.turn_emails = EmailChoice.DIGEST  # the digest lists the waiting games
     player.save()
     message = render(Notification.Kind.DIGEST, None, player)
     # One Reply-To cannot name two games: each is in the body, the header is the no-reply one.
@@ -259,6 +260,8 @@ def test_the_settings_page_turns_playing_by_email_off_and_on() -> None:
         "language": "fr",
         "time_zone": "Europe/Paris",
         "turn_emails": "each",
+        "invitation_emails": "each",
+        "game_over_emails": "each",
     }
     client.post(reverse("accounts:settings"), form)
     user.refresh_from_db()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import UTC, datetime, timedelta
 
-from accounts.models import TurnEmails
-from games import services
-from games.models import Invitation
+import pytest
+import time_machine
+
+from accounts.models import EmailChoice
+from games import deadlines, services
+from games.models import Game, Invitation
+from notifications import sending
 from notifications.models import Notification
 from tests.factories import make_player
 from tests.games.conftest import seat_at
@@ -24,9 +28,9 @@ def set_turn_emails(user, value: str) -> None:
 @pytest.mark.parametrize(
     ("preference", "status", "emails", "reason"),
     [
-        (TurnEmails.EACH, "sent", 1, ""),
-        (TurnEmails.DIGEST, "skipped", 0, "the player reads the daily digest instead"),
-        (TurnEmails.NEVER, "skipped", 0, "turned off in the player's settings"),
+        (EmailChoice.EACH, "sent", 1, ""),
+        (EmailChoice.DIGEST, "skipped", 0, "the player reads the daily digest instead"),
+        (EmailChoice.NEVER, "skipped", 0, "turned off in the player's settings"),
     ],
 )
 def test_turn_emails_follow_the_players_choice(
@@ -55,7 +59,7 @@ def test_an_unconfirmed_address_gets_nothing(alice, bob, committed, mailoutbox) 
 def test_an_invitation_is_emailed_unless_the_player_turned_them_off(
     alice, bob, carol, committed, mailoutbox
 ) -> None:
-    carol.invitation_emails = False
+    carol.invitation_emails = EmailChoice.NEVER
     carol.save()
     with committed():
         game = services.game_create(creator=alice, mode="marque", seats=3, invitees=[bob, carol])
@@ -136,7 +140,7 @@ def test_game_over_emails_reach_every_player_who_wants_them(
     alice, bob, committed, mailoutbox
 ) -> None:
     game = new_game([alice, bob])
-    alice.game_over_emails = False
+    alice.game_over_emails = EmailChoice.NEVER
     alice.save()
     with committed():
         services.game_resign(game_id=game.pk, player=alice)
@@ -159,3 +163,80 @@ def test_an_annulment_tells_every_player_why(alice, bob, committed, mailoutbox) 
     for message in mailoutbox:
         assert "Two accounts, one player." in message.body
         assert f" {game.pk} was annulled" in message.subject
+
+
+# --- kinds read in the daily digest (#35) --------------------------------------------------
+
+EVENING = datetime(2026, 3, 2, 19, tzinfo=UTC)  # 20:00 in Paris
+MORNING = datetime(2026, 3, 3, 8, tzinfo=UTC)  # 9:00 in Paris, past the digest hour (8)
+DIGEST_REASON = "the player reads the daily digest instead"
+
+
+def digests_at(moment: datetime, committed) -> int:
+    """Run beat's hourly digest step at ``moment`` and send what it wrote."""
+    with time_machine.travel(moment, tick=False), committed():
+        return deadlines.write_digests()
+
+
+def test_an_invitation_read_in_the_digest_is_not_emailed_and_the_digest_names_it(
+    alice, bob, committed, mailoutbox
+) -> None:
+    bob.language = "en"
+    bob.invitation_emails = EmailChoice.DIGEST
+    bob.save()
+    with time_machine.travel(EVENING, tick=False), committed():
+        table = services.game_create(creator=alice, mode="marque", seats=2, invitees=[bob])
+    assert mailoutbox == []
+    row = Notification.objects.get(kind="invitation", recipient=bob)
+    assert (row.status, row.reason) == ("skipped", DIGEST_REASON)
+
+    assert digests_at(MORNING, committed) == 1
+    (message,) = mailoutbox
+    assert message.to == [bob.email]
+    assert message.subject == "[Diamino] 1 notification in your daily digest"
+    assert f"alice invited you to game #{table.pk}." in message.body
+    assert f"/parties/{table.pk}/" in message.body
+    assert "waits for your move" not in message.body  # bob reads each turn email on its own
+    assert "Unsubscribe from the daily digest:" in message.body
+    # Told once: the next morning has nothing new, and no digest is written.
+    assert digests_at(MORNING + timedelta(days=1), committed) == 0
+    assert len(mailoutbox) == 1
+
+
+def test_a_finished_game_read_in_the_digest_says_there_who_won(
+    alice, bob, committed, mailoutbox
+) -> None:
+    with time_machine.travel(EVENING, tick=False):
+        game = new_game([alice, bob])
+    bob.game_over_emails = EmailChoice.DIGEST
+    bob.save()
+    with time_machine.travel(EVENING, tick=False), committed():
+        services.game_resign(game_id=game.pk, player=alice)
+    assert [m.to for m in mailoutbox] == [[alice.email]]  # alice reads each one
+    mailoutbox.clear()
+
+    assert digests_at(MORNING, committed) == 1
+    (message,) = mailoutbox
+    assert message.to == [bob.email]
+    assert "Depuis votre précédent récapitulatif\u00a0:" in message.body
+    assert f"La partie nº\u00a0{game.pk} est terminée\u00a0: bob l’a gagnée." in message.body
+    assert "1 notification dans votre récapitulatif du jour" in message.subject
+
+
+def test_a_digest_with_nothing_to_say_is_not_sent(alice, bob, committed, mailoutbox) -> None:
+    for player in (alice, bob):
+        player.invitation_emails = player.game_over_emails = EmailChoice.DIGEST
+        player.save()
+    # Digest readers with nothing new: no digest is written…
+    assert digests_at(MORNING, committed) == 0
+    # …and one written for an event gone since (its game deleted) is not sent.
+    with time_machine.travel(EVENING, tick=False), committed():
+        table = services.game_create(creator=alice, mode="marque", seats=2, invitees=[bob])
+    with time_machine.travel(MORNING, tick=False):
+        deadlines.write_digests()  # written, not yet sent (no commit run)
+        Game.objects.filter(pk=table.pk).delete()
+        digest = Notification.objects.get(kind="digest", recipient=bob)
+        assert sending.send_one(digest.pk).status == "skipped"
+    assert mailoutbox == []
+    digest.refresh_from_db()
+    assert digest.reason == "nothing to tell the player"
