@@ -1067,16 +1067,6 @@
     }
   });
 
-  // The poll waits while the tab is hidden (no request a player cannot see) and
-  // goes at once when it shows again: #game-area's hx-trigger has
-  // "visibilitychange from:document", which this lets through only then.
-  document.addEventListener("htmx:confirm", (event) => {
-    const elt = event.detail.elt;
-    if (elt && elt.id === "game-area" && event.detail.verb === "get" && document.visibilityState === "hidden") {
-      event.preventDefault();
-    }
-  });
-
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -46,6 +46,29 @@
     }
   });
 
+  // The game page's poll (#game-area's own hx-get) waits while the tab is hidden (no
+  // request a player cannot see) and goes at once when it shows again: its hx-trigger has
+  // "visibilitychange from:document", which this lets through only then. And it never
+  // crosses an action sent from the area (Play, a preview, a hint, Resign, a text move):
+  // the action aborts the poll in flight, and no poll leaves until the action's answer is
+  // in. A poll answered in between would replace the area under the action, whose answer,
+  // aimed at the old area, would be lost (and the focus with it).
+  let acting = null; // the XMLHttpRequest of an action sent from the area, until it ends
+  document.addEventListener("htmx:confirm", (event) => {
+    const elt = event.detail.elt;
+    if (!elt || elt.id !== "game-area" || event.detail.verb !== "get") return;
+    if (document.visibilityState === "hidden" || acting) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const area = document.getElementById("game-area");
+    const elt = event.detail.elt;
+    if (!area || !elt || elt === area || !area.contains(elt)) return;
+    const xhr = event.detail.xhr;
+    acting = xhr;
+    xhr.addEventListener("loadend", () => { if (acting === xhr) acting = null; });
+    if (window.htmx) window.htmx.trigger(area, "htmx:abort"); // the poll in flight, if any
+  });
+
   // The installable app's service worker (diamino_site/pwa.py): it keeps the static files
   // and an offline page, never a game page. Registered once the page has loaded, so that
   // its first download never competes with the page's own files.

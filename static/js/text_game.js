@@ -10,13 +10,10 @@
 //   (the player's turn again, the next move to queue, or a refused move, kept as typed)
 //   or else to the summary's heading.
 // - An action sent from the area (Play, Read back, Play when my turn comes, a hint, a
-//   cancel) and the area's poll never cross: sending it aborts the poll in flight, and
-//   no poll leaves until its answer is in. A poll answered in between would replace the
-//   area under the action: the action's answer, aimed at the old area, would be lost,
-//   and the focus with it (on the page's body).
+//   cancel) and the area's poll never cross (site.js): a poll answered in between would
+//   replace the area under the action, whose answer would be lost, and the focus with it.
 // - Shortcuts, only when the focus is not in a text field and no modifier is held:
 //   s summary, h tiles, w words, r and c the "Read the board" field, m the move field.
-// - No poll while the tab is hidden (as board.js does for the board).
 (function () {
   "use strict";
 
@@ -42,25 +39,9 @@
   }
 
   const area = () => document.getElementById("game-area");
-  // A request of the area itself (its hx-get) is the poll.
+  // A request of the area itself (its hx-get) is the poll; it never crosses an action
+  // sent from the area, nor goes while the tab is hidden (site.js).
   const isPoll = (elt, verb) => Boolean(elt) && elt.id === "game-area" && verb === "get";
-  let acting = null; // the XMLHttpRequest of an action sent from the area, until it ends
-
-  document.addEventListener("htmx:confirm", (event) => {
-    if (!isPoll(event.detail.elt, event.detail.verb)) return;
-    // No poll while the tab is hidden, nor while an action's answer is awaited.
-    if (document.visibilityState === "hidden" || acting) event.preventDefault();
-  });
-
-  document.addEventListener("htmx:beforeRequest", (event) => {
-    const elt = event.detail.elt;
-    const current = area();
-    if (!current || !current.dataset.textGame || !elt || elt === current || !current.contains(elt)) return;
-    const xhr = event.detail.xhr;
-    acting = xhr;
-    xhr.addEventListener("loadend", () => { if (acting === xhr) acting = null; });
-    if (window.htmx) window.htmx.trigger(current, "htmx:abort"); // the poll in flight, if any
-  });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;

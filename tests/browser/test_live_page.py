@@ -101,3 +101,35 @@ def test_a_tile_whose_square_was_taken_goes_back_to_the_hand_and_the_player_is_t
     expect(page.locator("#move-placements")).to_have_value("H10=S")
     expect(pages.square(page, "H10")).to_have_class(re.compile(r"\bhas-pending\b"))
     expect(pages.square(page, "H8")).to_have_attribute("data-letter", "C")
+
+
+def test_no_poll_leaves_while_a_moves_answer_is_awaited_and_the_move_shows(browse, game) -> None:
+    """A poll answered while the move's answer is on its way would replace the game area
+    under it, and the answer, aimed at the old area, would be lost: the page sends no
+    poll until the move's answer is in (static/js/site.js)."""
+    mover = seat_at(game, 0).player
+    page = browse(mover)
+    page.goto(f"/parties/{game.pk}/")
+    polls: list = []
+    page.route(re.compile(r"[?&]since="), lambda route: (polls.append(route), route.continue_()))
+    moves: list = []
+    page.route(re.compile(r"/jouer/$"), lambda route: moves.append(route))
+    for letter, name in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
+        pages.tap(page, letter, name)
+    pages.expect_preview_ok(page, "CHAT")
+    page.locator("#play-button").click()
+    for _ in range(100):
+        if moves:
+            break
+        page.wait_for_timeout(50)
+    assert moves, "the move was not sent"
+    answer = moves[0].fetch()  # played on the server; the page does not know it yet
+    asked = len(polls)
+    page.wait_for_timeout(2500)  # two and a half poll periods (a second in these tests)
+    sent_meanwhile = len(polls) - asked
+    moves[0].fulfill(response=answer)
+    pages.expect_version(page, 1)
+    expect(page.locator("#history")).to_contain_text("CHAT")
+    assert sent_meanwhile == 0, "a poll left while the move's answer was awaited"
+    page.wait_for_timeout(1500)  # and the polls go on once it is in
+    assert len(polls) > asked
