@@ -50,22 +50,22 @@
   // request a player cannot see) and goes at once when it shows again: its hx-trigger has
   // "visibilitychange from:document", which this lets through only then. And it never
   // crosses an action sent from the area (Play, a preview, a hint, Resign, a text move):
-  // the action aborts the poll in flight, and no poll leaves until the action's answer is
-  // in. A poll answered in between would replace the area under the action, whose answer,
+  // the action aborts the poll in flight, and no poll leaves until every action's answer
+  // is in (a preview too: a poll then waits a few tenths of a second more). A poll answered in between would replace the area under the action, whose answer,
   // aimed at the old area, would be lost (and the focus with it).
-  let acting = null; // the XMLHttpRequest of an action sent from the area, until it ends
+  const acting = new Set(); // the XMLHttpRequests of actions sent from the area, until each ends
   document.addEventListener("htmx:confirm", (event) => {
     const elt = event.detail.elt;
     if (!elt || elt.id !== "game-area" || event.detail.verb !== "get") return;
-    if (document.visibilityState === "hidden" || acting) event.preventDefault();
+    if (document.visibilityState === "hidden" || acting.size) event.preventDefault();
   });
   document.addEventListener("htmx:beforeRequest", (event) => {
     const area = document.getElementById("game-area");
     const elt = event.detail.elt;
     if (!area || !elt || elt === area || !area.contains(elt)) return;
     const xhr = event.detail.xhr;
-    acting = xhr;
-    xhr.addEventListener("loadend", () => { if (acting === xhr) acting = null; });
+    acting.add(xhr);
+    xhr.addEventListener("loadend", () => acting.delete(xhr));
     if (window.htmx) window.htmx.trigger(area, "htmx:abort"); // the poll in flight, if any
   });
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.db import connection, connections, transaction
@@ -310,8 +311,9 @@ def test_a_queue_waits_for_the_previous_move_and_is_refused_as_moved_on(alice, b
     assert Game.objects.get(pk=game.pk).move_count == 2
 
 
-# The same race between two processes, as between two web workers: each connects, says
-# it is ready, and goes when the file ``go`` appears.
+# The same race between two processes, as between two web workers. Each connects and
+# says it is ready; the test holds the game's row and lets them go: both wait on the
+# row's lock (PostgreSQL says so), then the test lets go of it and they race for real.
 RACER = """
 import pathlib, time
 import rules
@@ -321,7 +323,8 @@ from games.errors import GameError
 game_id, player_id, what, go = {game_id}, {player_id}, {what!r}, pathlib.Path({go!r})
 player = User.objects.get(pk=player_id)
 print("ready", flush=True)
-while not go.exists():
+deadline = time.monotonic() + 60
+while not go.exists() and time.monotonic() < deadline:
     time.sleep(0.001)
 try:
     if what == "queue":
@@ -335,6 +338,16 @@ except GameError as refused:
 """
 
 
+def waiting_on_a_lock() -> int:
+    """How many other connections to this database wait on a lock now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
 def test_a_queued_move_racing_the_previous_move_from_two_processes_plays_once(
     alice, bob, tmp_path
 ) -> None:
@@ -342,29 +355,39 @@ def test_a_queued_move_racing_the_previous_move_from_two_processes_plays_once(
 
     game = _queued_race_game(alice, bob)
     db = connection.settings_dict
-    login = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    host = db["HOST"] or "localhost"
+    port = f":{db['PORT']}" if db["PORT"] else ""
     env = {
-        "DATABASE_URL": f"postgres://{login}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": f"postgres://{login}@{host}{port}/{db['NAME']}",
         "DIAMINO_DATA_DIR": str(tmp_path),
     }
     go = tmp_path / "go"
-    racers = {
-        what: python_start(
-            RACER.format(
-                game_id=game.pk, player_id=seat_at(game, position).player.pk, what=what, go=str(go)
-            ),
-            env,
-        )
-        for what, position in (("queue", 0), ("pass", 1))
-    }
-    for racer in racers.values():
-        assert racer.stdout is not None and racer.stdout.readline().strip() == "ready"
-    go.touch()
-    found = {}
-    for what, racer in racers.items():
-        out, err = racer.communicate(timeout=60)
-        assert racer.returncode == 0, err
-        found[what] = out.split()[-1]  # the last line: what the service answered
+    racers = {}
+    try:
+        for what, position in (("queue", 0), ("pass", 1)):
+            player = seat_at(game, position).player
+            script = RACER.format(game_id=game.pk, player_id=player.pk, what=what, go=str(go))
+            racers[what] = python_start(script, env)
+        for racer in racers.values():
+            assert racer.stdout is not None and racer.stdout.readline().strip() == "ready"
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            go.touch()
+            deadline = time.monotonic() + 30
+            while waiting_on_a_lock() < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert waiting_on_a_lock() == 2, "the two processes did not both wait on the game"
+        found = {}
+        for what, racer in racers.items():
+            out, err = racer.communicate(timeout=60)
+            assert racer.returncode == 0, err
+            found[what] = out.split()[-1]  # the last line: what the service answered
+    finally:
+        for racer in racers.values():
+            if racer.poll() is None:
+                racer.kill()
+                racer.wait()
     game = Game.objects.get(pk=game.pk)
     mine = game.moves.filter(seat__position=0, number__gt=1)
     assert found["pass"] == "done"
