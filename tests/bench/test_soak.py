@@ -125,6 +125,14 @@ def test_push_players_are_the_first_of_each_share_and_not_the_mail_players() -> 
     assert push_players(players, 0) == []
 
 
+def test_the_push_share_and_the_push_fault_are_settings() -> None:
+    config = SoakConfig.from_env(
+        {"SOAK_PUSH_SHARE": "0.25", "SOAK_FAULTS": "push-503", "SOAK_PUSH_SECONDS": "20"}
+    )
+    assert (config.push_share, config.faults, config.push_seconds) == (0.25, ("push-503",), 20)
+    assert SoakConfig.from_env({}).push_share == 0.1
+
+
 def post_push(browser: dict, data: dict) -> int:
     """A push as the site sends it (pywebpush: VAPID-signed, encrypted for ``browser``)."""
     try:
