@@ -120,9 +120,9 @@ beat: setup
 bench: setup
 	$(BIN)/python -m benchmarks
 
-# The production stack on this machine (its own PostgreSQL, Redis, SMTP sink, gunicorn,
-# worker, beat, mail-in), 200 players for SOAK_MINUTES (60) while faults arrive; exits
-# non-zero on any lost or doubled move or email (benchmarks/soak, docs/PERFORMANCE.md).
+# The production stack on this machine (its own PostgreSQL, Redis, SMTP sink, push service,
+# gunicorn, worker, beat, mail-in), 200 players for SOAK_MINUTES (60) while faults arrive;
+# exits non-zero on any lost or doubled move, email or push (benchmarks/soak, docs/PERFORMANCE.md).
 soak: setup dawg
 	$(BIN)/python -m benchmarks.soak
 

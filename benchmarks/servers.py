@@ -1,4 +1,4 @@
-"""Private servers a run starts and breaks at will: PostgreSQL, Redis and an SMTP sink.
+"""Private servers a run starts and breaks at will: PostgreSQL, Redis, an SMTP sink, a push service.
 
 Each is the run's own, on a free port of 127.0.0.1, never the machine's
 PostgreSQL (5432) or Redis (6379), which other people use. The soak
@@ -14,12 +14,19 @@ them; the fault tests (``tests/faults``) wrap them in fixtures.
   without persistence would.
 - ``SmtpServer``: aiosmtpd in a thread; it accepts, refuses every ``MAIL
   FROM`` with 451 while ``refusing``, or is not there (``stop``).
+- ``PushService``: a Web Push service in a thread (``http.server``), which
+  checks what a browser's would (the VAPID JWT, the aes128gcm body, decrypted
+  with the device's keys made here); it accepts (201), answers 503 while
+  ``refusing``, or what a test lines up in ``answers``. The web push tests
+  (``tests/notifications``) and the soak's push players use it.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import glob
+import json
 import os
 import pwd
 import shutil
@@ -31,12 +38,19 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import Message
 from email.parser import BytesHeaderParser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+import http_ece
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 OWNER = "postgres"  # the system user a cluster runs as when the run is root's
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -308,3 +322,188 @@ class SmtpServer:
 
     def recipients(self) -> list[str]:
         return sorted(message["To"] for message in self.received)
+
+
+# --- Web push --------------------------------------------------------------------
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def public_bytes(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+
+
+def vapid_pair() -> tuple[str, str]:
+    """A VAPID key pair as the settings take it: (public, private), base64url."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = key.private_numbers().private_value.to_bytes(32, "big")
+    return b64url(public_bytes(key)), b64url(private)
+
+
+@dataclass
+class Device:
+    """A browser's side of one subscription: its keys, kept here to decrypt."""
+
+    name: str
+    key: ec.EllipticCurvePrivateKey = field(
+        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
+    )
+    auth: bytes = field(default_factory=lambda: os.urandom(16))
+
+
+@dataclass
+class Received:
+    device: str
+    status: int
+    claims: dict[str, Any] | None = None
+    payload: dict[str, Any] | None = None
+    error: str = ""
+
+
+class PushService:
+    """A Web Push service on 127.0.0.1 that checks what a browser's would.
+
+    Each device it serves has a key pair made here (as a browser makes one);
+    ``subscription()`` gives what the browser would hand the page. On every POST:
+
+    - while ``refusing``, 503 (a push service that is down: the outbox retries);
+    - the VAPID header (RFC 8292): ``Authorization: vapid t=<JWT>, k=<key>``,
+      ``k`` the site's public key, the JWT signed ES256 by that key, its ``aud``
+      the origin of the endpoint and its ``exp`` in the future (401 otherwise);
+    - the body (RFC 8291, ``Content-Encoding: aes128gcm``) decrypted with the
+      device's private key and auth secret, with http_ece (400 when it cannot);
+    - then the next status of ``answers`` (201 once they are used up).
+
+    ``received`` holds a record of each request (``keep_received=False``, a long
+    run: none). ``push_ids`` counts the pushes accepted (2xx) by their payload's
+    ``id`` (the outbox row's, ``notifications/push.py``), ``first_received``
+    notes when each first came, ``refused`` counts the 503s answered while
+    ``refusing`` and ``rejected`` the requests refused for what they held.
+    """
+
+    def __init__(self, vapid_public_key: str, *, keep_received: bool = True, port: int = 0) -> None:
+        self.vapid_public_key = vapid_public_key
+        self.keep_received = keep_received
+        self.devices: dict[str, Device] = {}
+        self.answers: list[int] = []
+        self.received: list[Received] = []
+        self.refusing = False
+        self.refused = 0
+        self.rejected: Counter[str] = Counter()
+        self.push_ids: Counter[str] = Counter()
+        self.first_received: dict[str, float] = {}
+        self._lock = threading.Lock()
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                name = self.path.rsplit("/", 1)[-1]
+                record = service.answer(name, self.headers, body)
+                self.send_response(record.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass  # quiet
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.port = int(self.server.server_address[1])
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> PushService:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def subscription(self, name: str) -> dict[str, Any]:
+        """What ``PushSubscription.toJSON()`` gives the page, for a new device ``name``."""
+        device = self.devices[name] = Device(name)
+        return {
+            "endpoint": f"{self.origin}/push/{name}",
+            "keys": {"p256dh": b64url(public_bytes(device.key)), "auth": b64url(device.auth)},
+        }
+
+    def answer(self, name: str, headers: Message, body: bytes) -> Received:
+        """What the service answers one POST to device ``name``; counted."""
+        if self.refusing:
+            with self._lock:
+                self.refused += 1
+            return Received(name, 503, error="refusing")
+        record = self.check(name, headers, body)
+        with self._lock:
+            if record.error:
+                self.rejected[record.error.partition(":")[0]] += 1
+            else:
+                record.status = self.answers.pop(0) if self.answers else 201
+            if 200 <= record.status < 300 and record.payload is not None:
+                push_id = str(record.payload.get("id", ""))
+                self.push_ids[push_id] += 1
+                self.first_received.setdefault(push_id, time.time())
+            if self.keep_received:
+                self.received.append(record)
+        return record
+
+    def check(self, name: str, headers: Message, body: bytes) -> Received:
+        device = self.devices.get(name)
+        if device is None:
+            return Received(name, 404, error="no such subscription")
+        try:
+            claims = self.verify_vapid(headers.get("Authorization", ""))
+        except ValueError as exc:
+            return Received(name, 401, error=f"bad VAPID: {exc}")
+        if headers.get("Content-Encoding") != "aes128gcm":
+            return Received(name, 415, claims, error="not aes128gcm")
+        try:
+            plain = http_ece.decrypt(
+                body, private_key=device.key, auth_secret=device.auth, version="aes128gcm"
+            )
+        except Exception as exc:
+            return Received(name, 400, claims, error=f"cannot decrypt: {exc}")
+        return Received(name, 0, claims, json.loads(plain))
+
+    def verify_vapid(self, authorization: str) -> dict[str, Any]:
+        """The JWT's claims once its signature, audience and expiry are right (RFC 8292)."""
+        scheme, _space, params = authorization.partition(" ")
+        if scheme.lower() != "vapid":
+            raise ValueError("not a vapid Authorization")
+        fields = dict(part.strip().split("=", 1) for part in params.split(",") if "=" in part)
+        if fields.get("k") != self.vapid_public_key:
+            raise ValueError("k is not the site's public key")
+        token = fields.get("t", "")
+        head, claims_part, signature = token.split(".")
+        if json.loads(unb64url(head)).get("alg") != "ES256":
+            raise ValueError("not ES256")
+        raw = unb64url(signature)
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        public = ec.EllipticCurvePublicKey.from_encoded_point(
+            ec.SECP256R1(), unb64url(self.vapid_public_key)
+        )
+        try:
+            public.verify(der, f"{head}.{claims_part}".encode(), ec.ECDSA(hashes.SHA256()))
+        except InvalidSignature:
+            raise ValueError("bad signature") from None
+        claims = json.loads(unb64url(claims_part))
+        if claims.get("aud") != self.origin:
+            raise ValueError(f"aud {claims.get('aud')!r} is not {self.origin!r}")
+        if int(claims.get("exp", 0)) <= time.time():
+            raise ValueError("expired")
+        return claims

@@ -9,9 +9,11 @@ recipient, keyed ``push:<device>:<event key>``. The outbox sends it like an
 email (``sending.send_one``: claim, send, record, retry with the same backoff),
 through ``deliver`` below:
 
-- the payload is JSON ``{title, body, url, tag, game, to_move}``, rendered at
+- the payload is JSON ``{title, body, url, tag, game, to_move, id}``, rendered at
   send time in the player's language by ``games/push.py`` (``register_payload``); it names the game and whose turn it is,
-  never a hand or a tile; pywebpush encrypts it for the device (RFC 8291,
+  never a hand or a tile. ``deliver`` adds ``id``, the row's, the same on every
+  attempt, so that a push received twice reads as one (the soak counts pushes by it,
+  as emails by their Message-ID). pywebpush encrypts it for the device (RFC 8291,
   aes128gcm) and signs the VAPID JWT (RFC 8292) for the endpoint's origin;
 - a push service that answers 5xx, or does not answer within
   ``DIAMINO_PUSH_TIMEOUT``, is tried again later (an exception: the outbox's backoff);
@@ -273,6 +275,7 @@ def deliver(row: Notification, data: dict[str, Any] | None = None) -> None:
     if data is None:
         with translation.override(recipient.language or settings.LANGUAGE_CODE):
             data = payload(row)
+    data = {**data, "id": row.pk}  # the same on every attempt: a push sent twice reads as one
     try:
         webpush(
             subscription_info={

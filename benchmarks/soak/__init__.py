@@ -3,20 +3,25 @@
 ``run(config)`` starts, all on this machine and all its own: a PostgreSQL
 cluster (``initdb`` in a temporary folder; where initdb is missing, a database
 on the machine's PostgreSQL, and then no PostgreSQL restart), a Redis, an SMTP
-sink, gunicorn, a Celery worker and beat, and the mail-in SMTP server
+sink, a Web Push service (``servers.PushService``; the site has VAPID keys made
+for the run), gunicorn, a Celery worker and beat, and the mail-in SMTP server
 (``benchmarks.servers``, ``stack.py``). It seeds players and games as the
 bench does (``benchmarks.web.seed``, several games per table, played one
-after the other), then plays them with the bench's simulated players
-(``benchmarks.web.client.Player``), a tenth answering their turn emails
+after the other), gives a tenth of the players a push device the push
+service serves (``audit.py devices``: a subscription with a key pair made
+here), then plays them with the bench's simulated players
+(``benchmarks.web.client.Player``), another tenth answering their turn emails
 instead (``mail.py``), for ``minutes``. Every few minutes, at random, a
 fault (``stack.FAULTS``): Redis stopped, Redis frozen, the worker killed -9,
-PostgreSQL restarted, SMTP answering 451, a web worker killed.
+PostgreSQL restarted, SMTP answering 451, the push service answering 503, a
+web worker killed.
 
 Then the players stop, the outbox is left to drain (the sweeps, the
 retries), the database is read (``audit.py``) and ``report.py`` checks and
 prints: moves played, lost and doubled, the games' audit and tile inventory,
 emails written, sent, lost and doubled (counted at the sink by Message-ID),
-the replies by email, 5xx answers, the latency outside the fault windows,
+pushes likewise (counted at the push service by the decrypted payload's
+``id``, the outbox row's), the replies by email, 5xx answers, the latency outside the fault windows,
 and the errors in the logs. The exit status is 1 on any loss or double.
 """
 
@@ -59,11 +64,13 @@ class SoakConfig:
     rounds: int = 0  # games per table; 0: enough for ``minutes``
     premoves: int = 16
     mail_share: float = 0.1  # the players who answer their turn emails
+    push_share: float = 0.1  # the players with a push device (the first of each 1 / share)
     faults: tuple[str, ...] = tuple(soak_stack.FAULTS)
     fault_gap_s: float = 0.0  # the mean pause between faults; 0: from ``minutes``
     first_fault_s: float = 0.0  # the first fault's time; 0: at random within the first gap
     redis_seconds: float = 30.0
     smtp_seconds: float = 60.0
+    push_seconds: float = 60.0
     grace_s: float = 15.0  # after a fault ends, still its window
     drain_minutes: float = 15.0
     web_workers: int = 2 * (os.cpu_count() or 1)
@@ -112,11 +119,13 @@ class SoakConfig:
             rounds=int(number("SOAK_ROUNDS", 0)),
             premoves=int(number("SOAK_PREMOVES", base.premoves)),
             mail_share=number("SOAK_MAIL_SHARE", base.mail_share),
+            push_share=number("SOAK_PUSH_SHARE", base.push_share),
             faults=chosen,
             fault_gap_s=number("SOAK_FAULT_GAP", 0),
             first_fault_s=number("SOAK_FIRST_FAULT", 0),
             redis_seconds=number("SOAK_REDIS_SECONDS", base.redis_seconds),
             smtp_seconds=number("SOAK_SMTP_SECONDS", base.smtp_seconds),
+            push_seconds=number("SOAK_PUSH_SECONDS", base.push_seconds),
             drain_minutes=number("SOAK_DRAIN_MINUTES", base.drain_minutes),
             seed=int(number("SOAK_SEED", base.seed)),
             think=scaled(base.think, number("SOAK_THINK_SCALE", 1.0)),
@@ -160,7 +169,7 @@ def run(config: SoakConfig) -> report.Report:
         faults = tuple(f for f in faults if f != "postgres-restarted")
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="diamino-soak-")))
-        say("starting PostgreSQL, Redis and the SMTP sink...")
+        say("starting PostgreSQL, Redis, the SMTP sink and the push service...")
         postgres = (
             stack.enter_context(servers.private_postgres("max_connections=200"))
             if private_pg
@@ -170,17 +179,20 @@ def run(config: SoakConfig) -> report.Report:
         sink = servers.SmtpServer(keep_messages=False)
         sink.start()
         stack.callback(sink.stop)
+        vapid = servers.vapid_pair()
+        push = stack.enter_context(servers.PushService(vapid[0], keep_received=False))
         database_url = postgres.url("diamino_soak") if postgres else config.database_url
         services = web_stack.check_services(database_url, redis.url)
         stack.enter_context(web_stack.fresh_database(services))
         port, mail_in_port = servers.free_port(), servers.free_port()
-        env = soak_stack.site_env(services, folder, port, sink.port, mail_in_port)
+        env = soak_stack.site_env(services, folder, port, sink.port, mail_in_port, vapid)
         say(f"seeding {config.table_spec} x {config.game_rounds} games...")
         seed_env = {**env, "DATABASE_URL": web_stack.seed_database_url(services.database_url)}
         seeded = web_stack.seed(
             seed_env, config.table_spec, config.premoves, rounds=config.game_rounds
         )
         web_stack.step_database(services)
+        devices = _devices(env, seeded["players"], config.push_share, push)  # type: ignore[arg-type]
         moves_before = _move_count(services.database_url)
         procs = soak_stack.processes(env, folder, config.worker_concurrency)
         for process in procs.values():
@@ -199,14 +211,17 @@ def run(config: SoakConfig) -> report.Report:
             web=server,
             processes=procs,
             postgres=postgres,
+            push=push,
             redis_seconds=config.redis_seconds,
             smtp_seconds=config.smtp_seconds,
+            push_seconds=config.push_seconds,
             rng=random.Random(config.seed),
         )
         say(f"{len(seeded['players'])} players playing for {config.minutes:g} min...")  # type: ignore[arg-type]
         played = asyncio.run(
             _play(the_stack, seeded["players"], config, faults, mail_in_port)  # type: ignore[arg-type]
         )
+        played.push_players = devices
         say("players stopped; the outbox drains...")
         drained_s = _drain(services.database_url, config.drain_minutes * 60)
         time.sleep(3)  # a send that finished as the count reached zero: its bytes at the sink
@@ -238,6 +253,12 @@ def run(config: SoakConfig) -> report.Report:
         log_errors=log_errors,
         notes=notes,
         services=services,
+        pushes=report.PushCounts(
+            ids=dict(push.push_ids),
+            first_received=dict(push.first_received),
+            refused=push.refused,
+            rejected=dict(push.rejected),
+        ),
     )
 
 
@@ -343,6 +364,29 @@ def partial_player(play: Any, player: Player) -> Any:
     return work
 
 
+def push_players(players: list[dict[str, Any]], share: float) -> list[dict[str, Any]]:
+    """The players with a device: every ``1 / share``-th, from the first (the mail players
+    are the last of each ``1 / mail_share``)."""
+    every = round(1 / share) if share > 0 else 0
+    return [p for k, p in enumerate(players) if every and k % every == 0]
+
+
+def _devices(
+    env: dict[str, str], players: list[dict[str, Any]], share: float, push: servers.PushService
+) -> int:
+    """A device for each push player, its keys made here as a browser makes them, its
+    endpoint at ``push``, stored in the soak's database; how many."""
+    chosen = push_players(players, share)
+    subscriptions = []
+    for p in chosen:
+        name = str(p["username"])
+        browser = push.subscription(name)
+        subscriptions.append({"username": name, "endpoint": browser["endpoint"], **browser["keys"]})
+    if subscriptions:
+        _audit(env, "devices", stdin=json.dumps(subscriptions))
+    return len(subscriptions)
+
+
 def _sum_counts(counts: Any) -> dict[str, int]:
     total: dict[str, int] = {}
     for one in counts:
@@ -364,7 +408,7 @@ def _move_count(database_url: str) -> int:
 
 
 def _drain(database_url: str, limit_s: float) -> float:
-    """Wait until no email is pending or being sent and no reply waits; the seconds it took."""
+    """Wait until no email or push is pending or being sent and no reply waits; the seconds it took."""
     started = time.monotonic()
     sql = (
         "SELECT (SELECT count(*) FROM notifications_notification"
@@ -380,17 +424,18 @@ def _drain(database_url: str, limit_s: float) -> float:
         if waiting == 0:
             return time.monotonic() - started
         if time.monotonic() - last_said > 60:
-            say(f"{waiting} email(s) or replies still waiting...")
+            say(f"{waiting} email(s), push(es) or replies still waiting...")
             last_said = time.monotonic()
         time.sleep(5)
     return time.monotonic() - started
 
 
-def _audit(env: dict[str, str], *command: str) -> dict[str, Any]:
+def _audit(env: dict[str, str], *command: str, stdin: str = "") -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.soak.audit", *command],
         cwd=web_stack.ROOT,
         env=env,
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=900,

@@ -3,15 +3,17 @@
 ``SOAK_MINUTES`` (60; 5 for a quick look), ``SOAK_PLAYERS`` (200, a multiple
 of 50) or ``SOAK_TABLES`` (``2x2``: two tables of two), ``SOAK_FAULTS`` (a
 comma-separated subset of ``benchmarks.soak.stack.FAULTS``),
-``SOAK_FAULT_GAP`` (the mean seconds between faults), ``SOAK_REDIS_SECONDS``
-and ``SOAK_SMTP_SECONDS`` (how long those faults last), ``SOAK_DRAIN_MINUTES``
+``SOAK_FAULT_GAP`` (the mean seconds between faults), ``SOAK_REDIS_SECONDS``,
+``SOAK_SMTP_SECONDS`` and ``SOAK_PUSH_SECONDS`` (how long those faults last), ``SOAK_DRAIN_MINUTES``
 (how long the outbox may take to drain at the end, 15). For small runs:
 ``SOAK_ROUNDS`` (games per table), ``SOAK_PREMOVES`` (16), ``SOAK_MAIL_SHARE``
-(0.1), ``SOAK_THINK_SCALE`` (the players' pauses times this), ``SOAK_FIRST_FAULT``
+and ``SOAK_PUSH_SHARE`` (0.1 each: the players by email, those with a push
+device), ``SOAK_THINK_SCALE`` (the players' pauses times this), ``SOAK_FIRST_FAULT``
 (seconds), ``SOAK_SEED``; ``SOAK_DATABASE_URL`` where initdb is missing (a
 ``diamino_soak…`` database on the machine's PostgreSQL, dropped at the end).
 The summary is also written to ``data/soak/last-run.txt``, the logs to
-``data/soak/logs/``. Exits 1 on any loss or double, 2 when
+``data/soak/logs/``. Exits 1 on any loss or double (a move, an email, a push,
+a reply), 2 when
 the stack could not run.
 """
 

@@ -1,7 +1,9 @@
 """``python -m benchmarks.soak.audit``: what the soak's database holds, as one JSON document.
 
 Run by the soak in a subprocess whose environment points Django at the soak's
-own database. ``queue``, before the players start: every pending outbox row
+own database. ``devices``, after seeding: the push players' devices (JSON on
+stdin, ``[{username, endpoint, p256dh, auth}]``) stored as ``PushSubscription``
+rows. ``queue``, before the players start: every pending outbox row
 (the seed's, whose messages went with the Redis emptied after seeding) is
 handed to the worker, as the seed's commits did. Without an argument, once
 the players have stopped and the outbox has drained, it reads, and writes
@@ -12,8 +14,8 @@ nothing:
   and whether its tiles add up (``inventory``: the board's tiles, a diable
   counting as ``?``, plus every hand plus the reserve is the game's tile set);
 - ``moves``: every Move row as ``[game, number, player]``;
-- ``emails``: every outbox row as ``[id, kind, channel, status, Message-ID, reason,
-  created (seconds since the epoch)]``;
+- ``emails``: every outbox row, email or push, as ``[id, kind, channel, status,
+  Message-ID, reason, created (seconds since the epoch)]``;
 - ``inbound``: every stored reply as ``[Message-ID, state, game, the move's number]``.
 """
 
@@ -53,12 +55,40 @@ def queue() -> dict[str, int]:
     return {"queued": sum(notification_queue(pk) for pk in pending.values_list("pk", flat=True))}
 
 
+def devices(subscriptions: list[dict[str, str]]) -> dict[str, int]:
+    """Each push player's device, as the settings' view stores a browser's subscription.
+
+    Stored directly rather than posted to the view: the view takes only https
+    endpoints (push services are), and the soak's push sink is plain http on
+    127.0.0.1. The view's checks are tests/notifications/test_push.py's.
+    """
+    from accounts.models import User
+    from notifications.models import PushSubscription
+
+    names = [s["username"] for s in subscriptions]
+    users = {user.username: user for user in User.objects.filter(username__in=names)}
+    PushSubscription.objects.bulk_create(
+        PushSubscription(
+            user=users[s["username"]],
+            endpoint=s["endpoint"],
+            p256dh=s["p256dh"],
+            auth=s["auth"],
+            user_agent="diamino soak",
+        )
+        for s in subscriptions
+    )
+    return {"devices": len(subscriptions)}
+
+
 def main(argv: list[str]) -> int:
     import django
 
     django.setup()
     if argv == ["queue"]:
         json.dump(queue(), sys.stdout)
+        return 0
+    if argv == ["devices"]:
+        json.dump(devices(json.load(sys.stdin)), sys.stdout)
         return 0
     from bymail.models import InboundMessage
     from games import bridge

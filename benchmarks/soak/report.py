@@ -45,6 +45,18 @@ class Played:
     players: int
     seconds: float
     crashes: dict[str, int] = field(default_factory=dict)  # the simulated players' own errors
+    push_players: int = 0  # the players with a device the push sink serves
+
+
+@dataclass
+class PushCounts:
+    """What the push sink took: each push by its payload's id, when it first came, the 503s
+    answered while it refused, and the requests refused for what they held."""
+
+    ids: dict[str, int] = field(default_factory=dict)
+    first_received: dict[str, float] = field(default_factory=dict)
+    refused: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -96,26 +108,34 @@ def check_moves(
     return lost, doubled
 
 
-def check_emails(emails: list[list[Any]], sink_ids: dict[str, int]) -> dict[str, Any]:
-    """Each email row sent exactly once at the sink; the rows' statuses."""
-    statuses = Counter(row[3] for row in emails if row[2] == "email")
-    reasons = Counter(row[5] for row in emails if row[2] == "email" and row[3] == "skipped")
-    sent_ids = {row[4]: row for row in emails if row[2] == "email" and row[3] == "sent"}
-    all_ids = {row[4] for row in emails}
+def check_outbox(
+    rows: list[list[Any]], channel: str, sink_ids: dict[str, int], id_of: Any, shown: str = ""
+) -> dict[str, Any]:
+    """Each ``channel`` row marked sent received exactly once at its sink, none left to send.
+
+    ``rows``: the audit's outbox rows; ``sink_ids``: how many times the sink took each
+    id; ``id_of(row)``: the id the sink counts the row's message by; ``shown``: the
+    words before an id in what is said of a double.
+    """
+    mine = [row for row in rows if row[2] == channel]
+    statuses = Counter(row[3] for row in mine)
+    reasons = Counter(row[5] for row in mine if row[3] == "skipped")
+    sent_ids = {id_of(row): row for row in mine if row[3] == "sent"}
+    all_ids = {id_of(row) for row in mine}
     lost = [
         f"row {row[0]} ({row[1]}) marked sent, never received"
         for mid, row in sent_ids.items()
         if sink_ids.get(mid, 0) == 0
     ]
-    doubled = [f"{mid} received {n} times" for mid, n in sink_ids.items() if n > 1]
+    doubled = [f"{shown}{mid} received {n} times" for mid, n in sink_ids.items() if n > 1]
     unsent_received = [
         mid for mid, n in sink_ids.items() if n and mid in all_ids and mid not in sent_ids
     ]
     stranger = sum(n for mid, n in sink_ids.items() if mid not in all_ids)
     stuck = [
         f"row {row[0]} ({row[1]}) still {row[3]}"
-        for row in emails
-        if row[2] == "email" and row[3] in ("pending", "sending", "failed")
+        for row in mine
+        if row[3] in ("pending", "sending", "failed")
     ]
     return {
         "written": sum(statuses.values()),
@@ -127,20 +147,43 @@ def check_emails(emails: list[list[Any]], sink_ids: dict[str, int]) -> dict[str,
         "stuck": stuck,
         "received_not_marked_sent": unsent_received,
         "stranger": stranger,
-        "pushes": sum(1 for row in emails if row[2] == "push"),
     }
 
 
-def email_delays(emails: list[list[Any]], sink_times: dict[str, float], since: float) -> Latency:
-    """From an email row's writing to its arrival at the sink, for the rows written after
-    ``since`` (``time.time()``) and received."""
+def email_id(row: list[Any]) -> str:
+    return str(row[4])  # the Message-ID, the same on every attempt
+
+
+def push_id(row: list[Any]) -> str:
+    return str(row[0])  # the row's id, in the payload of every attempt (notifications/push.py)
+
+
+def check_emails(emails: list[list[Any]], sink_ids: dict[str, int]) -> dict[str, Any]:
+    """Each email row sent exactly once at the SMTP sink (by Message-ID); the rows' statuses."""
+    return check_outbox(emails, "email", sink_ids, email_id)
+
+
+def check_pushes(rows: list[list[Any]], sink_ids: dict[str, int]) -> dict[str, Any]:
+    """Each push row sent exactly once at the push sink (by the payload's ``id``, the row's)."""
+    return check_outbox(rows, "push", sink_ids, push_id, shown="push row ")
+
+
+def outbox_delays(
+    rows: list[list[Any]], channel: str, id_of: Any, sink_times: dict[str, float], since: float
+) -> Latency:
+    """From a ``channel`` row's writing to its arrival at the sink, for the rows written
+    after ``since`` (``time.time()``) and received."""
     return Latency.of(
         [
-            sink_times[row[4]] - row[6]
-            for row in emails
-            if row[2] == "email" and row[6] >= since and row[4] in sink_times
+            sink_times[id_of(row)] - row[6]
+            for row in rows
+            if row[2] == channel and row[6] >= since and id_of(row) in sink_times
         ]
     )
+
+
+def email_delays(emails: list[list[Any]], sink_times: dict[str, float], since: float) -> Latency:
+    return outbox_delays(emails, "email", email_id, sink_times, since)
 
 
 def check_mail_moves(
@@ -224,6 +267,7 @@ def build(
     log_errors: dict[str, dict[str, Any]],
     notes: list[str],
     services: Any,
+    pushes: PushCounts | None = None,
 ) -> Report:
     out = Report()
     say = out.lines.append
@@ -231,7 +275,7 @@ def build(
     windows = played.windows
     say(
         f"Soak of {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC: {played.players} players "
-        f"({played.mail_players} by email) for {played.seconds / 60:.1f} min, "
+        f"({played.mail_players} by email, {played.push_players} with a push device) for {played.seconds / 60:.1f} min, "
         f"{services.postgres_version}, {services.redis_version}"
     )
     say(f"Faults ({len(windows)}; each window runs {grace:.0f} s past the fault's end):")
@@ -317,11 +361,50 @@ def build(
         say(f"  {emails['stranger']} message(s) at the sink from no outbox row")
     if emails["received_not_marked_sent"]:
         say(f"  received but not marked sent: {len(emails['received_not_marked_sent'])}")
-    say(f"  pushes: {emails['pushes']} rows (no push device in the soak: not counted)")
     for what, items in (
         ("email lost", emails["lost"]),
         ("email not sent", emails["stuck"]),
         ("email doubled", emails["doubled"]),
+    ):
+        for item in items[:10]:
+            say(f"    {what}: {item}")
+        if items:
+            out.failures.append(f"{what}: {len(items)}")
+
+    # --- pushes ---
+    sink = pushes or PushCounts()
+    pushed = check_pushes(audit["emails"], sink.ids)
+    out.figures |= {
+        "pushes written": pushed["written"],
+        "pushes sent": pushed["statuses"].get("sent", 0),
+        "pushes received": pushed["received"],
+    }
+    say("")
+    say(
+        f"Pushes: {pushed['written']} written, {pushed['statuses'].get('sent', 0)} sent, "
+        f"{pushed['received']} received at the push service ({sink.refused} refused with 503); "
+        f"lost {len(pushed['lost']) + len(pushed['stuck'])}, doubled {len(pushed['doubled'])}"
+    )
+    say(f"  statuses: {pushed['statuses']}")
+    push_delays = outbox_delays(audit["emails"], "push", push_id, sink.first_received, play_started)
+    if push_delays.count:
+        say(
+            f"  written during play to received at the push service: p50 "
+            f"{push_delays.p50 / 1000:.0f} s, p95 {push_delays.p95 / 1000:.0f} s, "
+            f"max {push_delays.max / 1000:.0f} s ({push_delays.count} pushes)"
+        )
+    if pushed["skipped_reasons"]:
+        say(f"  skipped, why: {pushed['skipped_reasons']}")
+    if sink.rejected:
+        say(f"  refused by the push service for what they held: {sink.rejected}")
+    if pushed["stranger"]:
+        say(f"  {pushed['stranger']} push(es) at the push service from no outbox row")
+    if pushed["received_not_marked_sent"]:
+        say(f"  received but not marked sent: {len(pushed['received_not_marked_sent'])}")
+    for what, items in (
+        ("push lost", pushed["lost"]),
+        ("push not sent", pushed["stuck"]),
+        ("push doubled", pushed["doubled"]),
     ):
         for item in items[:10]:
             say(f"    {what}: {item}")

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.servers import PostgresServer, RedisServer, SmtpServer
+from benchmarks.servers import PostgresServer, PushService, RedisServer, SmtpServer
 from benchmarks.web import stack as web_stack
 
 ROOT = web_stack.ROOT
@@ -83,8 +83,10 @@ def site_env(
     port: int,
     smtp_port: int,
     mail_in_port: int,
+    vapid: tuple[str, str] | None = None,
 ) -> dict[str, str]:
-    """The bench's production-like settings, with real SMTP out and mail-in on."""
+    """The bench's production-like settings, with real SMTP out and mail-in on, and web
+    push on when ``vapid`` (the run's key pair, public and private) is given."""
     env = web_stack.site_env(services, folder, port)
     env.pop("DJANGO_EMAIL_BACKEND")  # EMAIL_HOST set: Django's SMTP backend, as in production
     env.pop("DIAMINO_BENCH_VIEWS")
@@ -100,6 +102,15 @@ def site_env(
         "MAIL_IN_PORT": str(mail_in_port),
         # Simulated players reply far faster than people do.
         "MAIL_IN_RATE_COUNT": "1000",
+        **(
+            {
+                "DIAMINO_VAPID_PUBLIC_KEY": vapid[0],
+                "DIAMINO_VAPID_PRIVATE_KEY": vapid[1],
+                "DIAMINO_VAPID_SUBJECT": "mailto:diamino@soak.invalid",
+            }
+            if vapid
+            else {}
+        ),
     }
 
 
@@ -155,8 +166,10 @@ class Stack:
     web: web_stack.Server
     processes: dict[str, Process]
     postgres: PostgresServer | None  # None: the machine's PostgreSQL, never restarted
+    push: PushService | None = None
     redis_seconds: float = 30.0
     smtp_seconds: float = 60.0
+    push_seconds: float = 60.0
     restart_after: float = 5.0  # a supervisor's delay before starting a killed worker again
     rng: random.Random = field(default_factory=random.Random)
 
@@ -212,6 +225,16 @@ def smtp_451(stack: Stack) -> str:
     return f"{stack.smtp_seconds:.0f} s, {stack.smtp.refused - before} MAIL FROM refused"
 
 
+def push_503(stack: Stack) -> str:
+    if stack.push is None:
+        return "no push service in this run"
+    stack.push.refusing = True
+    before = stack.push.refused
+    time.sleep(stack.push_seconds)
+    stack.push.refusing = False
+    return f"{stack.push_seconds:.0f} s, {stack.push.refused - before} pushes answered 503"
+
+
 def web_worker_killed(stack: Stack) -> str:
     pids = stack.web.worker_pids()
     if not pids:
@@ -230,6 +253,7 @@ FAULTS: dict[str, Callable[[Stack], str]] = {
     "worker-killed": worker_killed,
     "postgres-restarted": postgres_restarted,
     "smtp-451": smtp_451,
+    "push-503": push_503,
     "web-worker-killed": web_worker_killed,
 }
 
@@ -242,5 +266,6 @@ def fault_seconds(name: str, stack: Stack) -> float:
         "worker-killed": stack.restart_after + 5,
         "postgres-restarted": 10.0,
         "smtp-451": stack.smtp_seconds,
+        "push-503": stack.push_seconds,
         "web-worker-killed": 1.0,
     }[name]

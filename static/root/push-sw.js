@@ -3,7 +3,8 @@
 // with importScripts): the worker that keeps the offline page also shows the pushes, so a
 // browser has one registration at the root and static/js/push.js subscribes with it.
 //
-// A push carries JSON {title, body, url, tag, game, to_move}, decrypted by the browser: shown as
+// A push carries JSON {title, body, url, tag, game, to_move, id (the outbox row's, unused
+// here)}, decrypted by the browser: shown as
 // a notification (one per game: the tag replaces the previous one); a click opens the game, in
 // a tab already on it when there is one.
 self.addEventListener("push", (event) => {

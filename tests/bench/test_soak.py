@@ -1,20 +1,26 @@
 """`make soak`: its checks find what they are for, and a tiny soak runs clean end to end.
 
-The checks (``benchmarks.soak.report``) on made-up data: a move or an email
-lost or doubled fails the run. The tiny soak starts the whole stack on its own
-servers (a PostgreSQL cluster from initdb, a Redis, an SMTP sink, gunicorn, a
-worker, beat, mail-in), plays four players (two by email) for a few seconds
-through one fault, a web worker killed, and must find every move and email once.
+The checks (``benchmarks.soak.report``) on made-up data: a move, an email or
+a push lost or doubled fails the run. The push sink counts what it took, not
+what it answered 503 to. The tiny soak starts the whole stack on its own
+servers (a PostgreSQL cluster from initdb, a Redis, an SMTP sink, a push
+service, gunicorn, a worker, beat, mail-in), plays four players (two by email,
+two with a push device) for a few seconds through one fault, a web worker
+killed, and must find every move, email and push once.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from types import SimpleNamespace
 
 import pytest
+from pywebpush import WebPushException, webpush
 
 from benchmarks import servers
-from benchmarks.soak import SoakConfig, report, run
+from benchmarks.soak import SoakConfig, push_players, report, run
+from benchmarks.soak import stack as soak_stack
 from benchmarks.web.client import Think
 
 ACCEPTED = [("ann", 1, 5), ("bob", 1, 6)]
@@ -49,6 +55,134 @@ def test_an_email_sent_twice_never_received_or_left_pending_is_reported() -> Non
     assert (clean["doubled"], clean["lost"], clean["stuck"]) == ([], [], [])
 
 
+PUSH_ROWS = [
+    [11, "turn", "push", "sent", "<diamino.push.11@x>", "", 0.0],
+    [12, "turn", "push", "sent", "<diamino.push.12@x>", "", 0.0],
+    [13, "game-over", "push", "pending", "<diamino.push.13@x>", "", 0.0],
+    [14, "turn", "push", "skipped", "<diamino.push.14@x>", "that turn has passed", 0.0],
+    [15, "turn", "email", "sent", "<a@x>", "", 0.0],
+]
+
+
+def test_a_push_sent_twice_never_received_or_left_pending_is_reported() -> None:
+    found = report.check_pushes(PUSH_ROWS, {"11": 2})
+    assert found["doubled"] == ["push row 11 received 2 times"]
+    assert found["lost"] == ["row 12 (turn) marked sent, never received"]
+    assert found["stuck"] == ["row 13 (game-over) still pending"]
+    assert found["written"] == 4  # the email row is the emails' check
+    assert found["skipped_reasons"] == {"that turn has passed": 1}
+
+
+def test_pushes_each_received_once_are_neither_lost_nor_doubled() -> None:
+    clean = report.check_pushes(PUSH_ROWS[:2], {"11": 1, "12": 1})
+    assert (clean["doubled"], clean["lost"], clean["stuck"]) == ([], [], [])
+    assert clean["received"] == 2
+    # A push for a row that was never marked sent, or for no row at all, is said.
+    odd = report.check_pushes(PUSH_ROWS[2:4], {"13": 1, "99": 1})
+    assert (odd["received_not_marked_sent"], odd["stranger"]) == (["13"], 1)
+
+
+def summary(rows: list[list], pushes: report.PushCounts) -> report.Report:
+    """The run's report for a quiet run whose outbox held ``rows``."""
+    return report.build(
+        config=SimpleNamespace(grace_s=5.0),
+        faults_run=(),
+        played=report.Played([], [], [], [], {}, 0, 2, 60.0, push_players=1),
+        audit={"moves": [], "games": [], "emails": rows, "inbound": []},
+        moves_before=0,
+        sink_ids={"<a@x>": 1},
+        sink_times={},
+        play_started=0.0,
+        seed_drained_s=0.0,
+        sink_refused=0,
+        drained_s=0.0,
+        alive={},
+        restarts={},
+        log_errors={},
+        notes=[],
+        services=SimpleNamespace(postgres_version="PostgreSQL", redis_version="Redis"),
+        pushes=pushes,
+    )
+
+
+def test_a_lost_or_doubled_push_fails_the_run_and_is_in_the_summary() -> None:
+    rows = [PUSH_ROWS[0], PUSH_ROWS[1], PUSH_ROWS[4]]
+    clean = summary(rows, report.PushCounts(ids={"11": 1, "12": 1}, refused=3))
+    assert clean.status == 0, clean.text()
+    assert (
+        "Pushes: 2 written, 2 sent, 2 received at the push service (3 refused with 503); lost 0, doubled 0"
+        in clean.text()
+    )
+    bad = summary(rows, report.PushCounts(ids={"11": 2}))
+    assert bad.status == 1
+    assert bad.failures == ["push lost: 1", "push doubled: 1"]
+    assert "push doubled: push row 11 received 2 times" in bad.text()
+
+
+def test_push_players_are_the_first_of_each_share_and_not_the_mail_players() -> None:
+    players = [{"username": f"p{k}"} for k in range(20)]
+    assert [p["username"] for p in push_players(players, 0.1)] == ["p0", "p10"]
+    assert push_players(players, 0) == []
+
+
+def test_the_push_share_and_the_push_fault_are_settings() -> None:
+    config = SoakConfig.from_env(
+        {"SOAK_PUSH_SHARE": "0.25", "SOAK_FAULTS": "push-503", "SOAK_PUSH_SECONDS": "20"}
+    )
+    assert (config.push_share, config.faults, config.push_seconds) == (0.25, ("push-503",), 20)
+    assert SoakConfig.from_env({}).push_share == 0.1
+
+
+def post_push(browser: dict, data: dict) -> int:
+    """A push as the site sends it (pywebpush: VAPID-signed, encrypted for ``browser``)."""
+    try:
+        answer = webpush(
+            subscription_info=browser,
+            data=json.dumps(data),
+            vapid_private_key=VAPID[1],
+            vapid_claims={"sub": "mailto:soak@soak.invalid"},
+            timeout=5,
+        )
+    except WebPushException as error:
+        assert error.response is not None
+        return int(error.response.status_code)
+    return int(answer.status_code)
+
+
+VAPID = servers.vapid_pair()
+
+
+def test_the_push_sink_counts_what_it_took_by_id_not_what_it_answered_503_to() -> None:
+    with servers.PushService(VAPID[0], keep_received=False) as service:
+        phone, laptop = service.subscription("phone"), service.subscription("laptop")
+        service.refusing = True
+        assert post_push(phone, {"id": 7}) == 503
+        service.refusing = False
+        assert post_push(phone, {"id": 7}) == 201
+        assert post_push(laptop, {"id": 8}) == 201
+        assert post_push(laptop, {"id": 8}) == 201
+    assert service.refused == 1
+    assert service.push_ids == {"7": 1, "8": 2}
+    assert service.received == []  # a long run keeps counts only
+
+
+def test_the_push_503_fault_refuses_for_its_seconds_then_takes_again() -> None:
+    with servers.PushService(VAPID[0]) as service:
+        the_stack = soak_stack.Stack(
+            redis=None,  # type: ignore[arg-type]  # the fault touches the push service only
+            smtp=None,  # type: ignore[arg-type]
+            web=None,  # type: ignore[arg-type]
+            processes={},
+            postgres=None,
+            push=service,
+            push_seconds=0.01,
+        )
+        note = soak_stack.FAULTS["push-503"](the_stack)
+        assert note == "0 s, 0 pushes answered 503"
+        assert not service.refusing
+        assert post_push(service.subscription("phone"), {"id": 1}) == 201
+
+
 def test_a_reply_by_email_acknowledged_and_never_stored_or_processed_is_lost() -> None:
     mailed = [("ann", "<r1@x>", 1, 5), ("ann", "<r2@x>", 1, 7)]
     inbound = [["<r1@x>", "played", 1, 5], ["<r2@x>", "received", 1, None]]
@@ -74,6 +208,7 @@ def test_a_tiny_soak_through_a_killed_web_worker_loses_and_doubles_nothing() -> 
         rounds=1,
         premoves=2,
         mail_share=0.5,
+        push_share=0.5,
         faults=("web-worker-killed",),
         first_fault_s=6,
         grace_s=3,
@@ -88,3 +223,5 @@ def test_a_tiny_soak_through_a_killed_web_worker_loses_and_doubles_nothing() -> 
     assert result.figures["moves"] > 0
     assert result.figures["accepted"] > 0
     assert result.figures["emails received"] == result.figures["emails sent"] > 0
+    # Two players have a device: their turns were pushed, each push taken once.
+    assert result.figures["pushes received"] == result.figures["pushes sent"] > 0

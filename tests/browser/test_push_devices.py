@@ -12,10 +12,10 @@ import base64
 
 import pytest
 
+from benchmarks.servers import vapid_pair
 from notifications.models import PushSubscription
 from tests.browser.pages import expect
 from tests.factories import make_player
-from tests.notifications.push_server import vapid_pair
 
 pytestmark = pytest.mark.browser
 

@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import user_delete
+from benchmarks.servers import PushService, vapid_pair
 from games.services.chat import chat_post
 from notifications import periodic, sending
 from notifications.models import Notification, PushSubscription
 from tests.games.conftest import seat_at
 from tests.notifications.conftest import new_game, play_chat
-from tests.notifications.push_server import PushService, vapid_pair
 
 pytestmark = pytest.mark.django_db
 Status = Notification.Status
@@ -75,7 +75,8 @@ def test_a_move_pushes_one_encrypted_message_naming_the_game_and_whose_turn(
     assert payload["url"].endswith(reverse("games:page", args=[game.pk]))
     assert str(game.pk) in payload["body"]
     # The hand is secret: no tile of it travels, whatever the field.
-    assert set(payload) == {"title", "body", "url", "tag", "game", "to_move"}
+    assert set(payload) == {"title", "body", "url", "tag", "game", "to_move", "id"}
+    assert payload["id"] == row.pk  # the row's: a push received twice reads as one
     hand = seat_at(game, 1).hand
     assert hand and hand not in json.dumps(payload)
 
@@ -126,6 +127,9 @@ def test_a_503_is_retried_with_the_outbox_backoff_then_sent_once(
         assert sending.send_one(row.pk).status == "not-claimed"
     assert [r.status for r in push_service.received] == [503, 201]
     assert push_service.received[1].payload["game"] == game.pk
+    # Both attempts carried the row's id; the service counts only the one it took.
+    assert [r.payload["id"] for r in push_service.received] == [row.pk, row.pk]
+    assert push_service.push_ids == {str(row.pk): 1}
 
 
 def test_a_push_service_that_is_down_never_stops_the_move(alice, bob, vapid, committed) -> None:
