@@ -111,7 +111,12 @@ def test_no_poll_leaves_while_a_moves_answer_is_awaited_and_the_move_shows(brows
     page = browse(mover)
     page.goto(f"/parties/{game.pk}/")
     polls: list = []
-    page.route(re.compile(r"[?&]since="), lambda route: (polls.append(route), route.continue_()))
+
+    def count_the_poll(route) -> None:
+        polls.append(route)
+        route.continue_()
+
+    page.route(re.compile(r"[?&]since="), count_the_poll)
     moves: list = []
     page.route(re.compile(r"/jouer/$"), lambda route: moves.append(route))
     for letter, name in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
