@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications import kinds
+from notifications import kinds, quiet
 from notifications.models import Notification
 from notifications.sending import claimable
 from notifications.services import notification_queue
@@ -38,6 +38,7 @@ def sweep(now: datetime | None = None) -> int:
     again.
     """
     now = now or timezone.now()
+    quiet.release_changed(now)  # quiet hours shortened or turned off since a row was held
     late = now - settings.DIAMINO_NOTIFICATION_SWEEP_AFTER
     requeue_after = settings.DIAMINO_NOTIFICATION_REQUEUE_AFTER
     given_up = Notification.objects.filter(

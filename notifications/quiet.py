@@ -14,6 +14,9 @@ also takes the player's other held rows of the same channel (and device, for
 push) that are due, and sends them as one message: one email listing them, or
 one push per device. A held row of another kind (a digest, a league's step) is
 sent on its own when the quiet hours end.
+
+A player who shortens their quiet hours or turns them off gets what they held at
+the new end, or at once (``release_changed``, asked by the sweep each minute).
 """
 
 from __future__ import annotations
@@ -68,6 +71,27 @@ def hold(row: Notification, until: datetime) -> None:
     """Mark a new row (not saved yet) held until ``until``: the sweep sends it then."""
     row.next_attempt_at = until
     row.context = {**row.context, "quiet": True}
+
+
+def release_changed(now: datetime) -> int:
+    """Rows held for quiet hours the player has since shortened or turned off: due sooner.
+
+    The sweep asks each minute. A held row not tried yet (``attempts`` 0: a retry
+    waits for its own back-off) is due at the end of the quiet hours its recipient
+    has now, or at once when ``now`` falls in none; never later than it was.
+    Returns how many rows were brought forward.
+    """
+    held = Notification.objects.filter(
+        status=Status.PENDING, attempts=0, next_attempt_at__gt=now, context__quiet=True
+    ).select_related("recipient")
+    moved = 0
+    for row in held:
+        due = held_until(row.recipient, row.kind, now) or now
+        if row.next_attempt_at is not None and due < row.next_attempt_at:
+            row.next_attempt_at = due
+            row.save(update_fields=["next_attempt_at"])
+            moved += 1
+    return moved
 
 
 def is_held(row: Notification) -> bool:

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db
 Status = Notification.Status
 PARIS = ZoneInfo("Europe/Paris")
 MINUTE = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 # A Wednesday in March: Paris is UTC+1, so 23:30 there is 22:30 UTC and 8:00 is 7:00 UTC.
 NIGHT = datetime(2026, 3, 4, 22, 30, tzinfo=UTC)
@@ -192,6 +193,34 @@ def test_what_the_player_did_meanwhile_drops_out_of_the_held_message(committed, 
         periodic.sweep()
     assert len(mailoutbox) == 1
     assert Notification.objects.get(recipient=sleeper, kind="turn").status == Status.SKIPPED
+
+
+@pytest.mark.parametrize(
+    ("quiet_from", "quiet_until", "sent_at"),
+    [
+        (None, None, NIGHT + 61 * MINUTE),  # turned off at 00:30 in Paris: at the next sweep
+        (23, 1, datetime(2026, 3, 5, 0, 0, tzinfo=UTC)),  # now ending at 1:00 in Paris
+    ],
+)
+def test_quiet_hours_shortened_or_turned_off_release_what_they_held(
+    committed, mailoutbox, quiet_from, quiet_until, sent_at
+) -> None:
+    sleeper = quiet_player("dormouse")
+    with time_machine.travel(NIGHT - DAY, tick=False):
+        game = new_game([sleeper, make_player("hare")])
+    assert seat_at(game, 1).player == sleeper  # the deal's order
+    with time_machine.travel(NIGHT, tick=False), committed():
+        play_chat(game)  # held until 8:00 in Paris
+    User.objects.filter(pk=sleeper.pk).update(quiet_from=quiet_from, quiet_until=quiet_until)
+    for moment in (NIGHT + HOUR, sent_at - MINUTE):  # the settings saved at 00:30 in Paris
+        with time_machine.travel(moment, tick=False):
+            periodic.sweep()
+    assert mailoutbox == []
+    with time_machine.travel(sent_at + MINUTE, tick=False):
+        periodic.sweep()
+    [email] = mailoutbox
+    assert email.to == [sleeper.email]
+    assert f"It is your turn in Game {game.pk}" in email.body
 
 
 # --- a deadline never falls in the quiet hours ------------------------------------------
