@@ -53,7 +53,9 @@ def queue_typed(page, text: str, *, only_if_unchanged: bool = False) -> None:
     expect(page.get_by_role("radio", name="S’il est encore légal")).to_be_focused()
     if only_if_unchanged:
         page.keyboard.press("ArrowDown")
-        expect(page.get_by_role("radio", name="Seulement si rien n’a changé autour")).to_be_checked()
+        expect(
+            page.get_by_role("radio", name="Seulement si rien n’a changé autour")
+        ).to_be_checked()
     page.keyboard.press("Tab")
     expect(page.get_by_role("button", name="Relire")).to_be_focused()
     page.keyboard.press("Tab")
