@@ -189,6 +189,42 @@ def test_a_queued_move_is_cancelled_and_that_is_said(game) -> None:
     assert not QueuedMove.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("language", "played", "missed"),
+    [
+        ("en", "Your queued move was played.", "Queued move cancelled."),
+        ("fr", "Votre coup prévu a été joué.", "Coup prévu annulé."),
+    ],
+)
+def test_cancel_after_the_queued_move_was_played_says_so_and_the_moves_since(
+    game, language, played, missed
+) -> None:
+    alice = seat_at(game, 0).player
+    client = client_as(alice, language)
+    post(client, "text_queue", game, coup="H8 CHATS")
+    game.refresh_from_db()
+    shown = game.move_count  # the version of her page, which has not polled since
+    bob_plays(game, rules.Pass(1))  # her queued move is played at once
+    html = post(client, "queue_cancel", game, version=shown)
+    said = announced(html)
+    assert missed not in said
+    assert said.startswith(f"{played} ") and "CHATS" in said
+    assert 'id="text-queue-cancel"' not in html
+
+
+def test_cancel_from_an_older_page_says_cancelled_and_the_moves_since(game) -> None:
+    client = client_as(seat_at(game, 0).player, "en")
+    bob = seat_at(game, 1).player
+    post(client, "text_queue", game, coup="H8 CHATS")
+    game.refresh_from_db()
+    shown = game.move_count
+    bob_plays(game, rules.Place(1, (("L8", "S"),)))  # CHATS is Bob's: hers is not played
+    said = announced(post(client, "queue_cancel", game, version=shown))
+    assert said.startswith(f"Queued move cancelled. {bob} placed CHATS")
+    assert said.endswith("Your turn.")
+    assert not QueuedMove.objects.exists()
+
+
 def test_the_queued_move_as_typed_and_its_tiles_while_not_a_move_yet() -> None:
     from django.utils import translation
 
