@@ -555,9 +555,12 @@ def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
         result = services.move_preview(
             game_id=game_id, player=request.user, version=version, move=move
         )
-        # Not the player's turn: the move typed is to be queued (issue #36).
-        queueing = game.to_move is not None and game.to_move.player_id != request.user.pk
-        read_back = text_game.preview_sentences(move, result, game.mode, queueing=queueing)
+        # Not the player's turn: the move typed is to be queued (issue #36), if the page
+        # lets them queue (GameView.can_queue: not once they have left the game).
+        view = selectors.game_view(game, request.user)
+        if not view.can_place:
+            raise _TextMoveRefused(_("You have no move to make in this game."))
+        read_back = text_game.preview_sentences(move, result, game.mode, queueing=view.can_queue)
     except _TextMoveRefused as refused:
         read_back = [str(refused)]
     except GameError as exc:

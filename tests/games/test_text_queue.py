@@ -138,6 +138,19 @@ def test_the_read_back_of_a_move_illegal_for_now_says_it_may_still_be_queued(gam
     assert read_back.strip() == "<p>Only a placement can be queued.</p>"
 
 
+@pytest.mark.parametrize("typed", ["H8 BON", "pass"])
+def test_the_read_back_never_asks_a_player_who_left_to_queue(typed) -> None:
+    players = [make_player("alice"), make_player("bob"), make_player("carol")]
+    game = rig(start_game(players), (*HANDS, "BONJOUREMIRS"))
+    gone = seat_at(game, 2).player
+    services.game_resign(game_id=game.pk, player=gone)  # out of turn: the others play on
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    read_back = post(client_as(gone, "en"), "text_preview", game, coup=typed)
+    assert "queue" not in read_back and "Play when my turn comes" not in read_back
+    assert "You have no move to make in this game." in read_back
+
+
 def test_the_poll_says_the_queued_move_was_played(game) -> None:
     alice = seat_at(game, 0).player
     client = client_as(alice, "en")
