@@ -511,12 +511,12 @@ def queued_sentence(queued: QueuedView) -> str:
 
 
 def queued_outcome(view: GameView, moves: Sequence[MoveView]) -> str:
-    """What became of the queued move the page showed waiting: played (a move of the
-    viewer's among ``moves``, the news), not played (and why), or nothing to say."""
+    """What became of the queued move the page showed waiting: played (the kernel's move
+    from it among ``moves``, the news), not played (and why), or nothing to say (gone
+    with a move of the viewer's own, which the news says)."""
     if view.queued is not None:
         return "" if view.queued.waiting else queued_sentence(view.queued)
-    me = next((seat.name for seat in view.seats if seat.is_me), None)
-    if any(move.player == me and move.kind == "place" for move in moves):
+    if any(move.from_queue for move in moves):
         return gettext("Your queued move was played.")
     return ""
 

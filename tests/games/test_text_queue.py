@@ -166,6 +166,58 @@ def test_the_poll_says_the_queued_move_was_played(game) -> None:
     assert said.endswith(f"{bob} is to play.")
 
 
+def test_a_move_played_by_hand_after_the_queued_one_was_refused_is_not_said_queued(game) -> None:
+    alice = seat_at(game, 0).player
+    client = client_as(alice, "en")
+    post(client, "text_queue", game, coup="H8 CHATS")
+    game.refresh_from_db()
+    token = selectors.live_token(game)
+    bob_plays(game, rules.Place(1, (("L8", "S"),)))  # CHATS is Bob's: hers is refused
+    game.refresh_from_db()
+    # Before her page polls, she plays by hand (another tab, or a reply by email).
+    services.move_submit(
+        game_id=game.pk, player=alice, version=game.move_count, move=rules.Place(0, (("H9", "E"),))
+    )
+    said = announced(poll(client, game, token))
+    assert "Your queued move was played." not in said
+    assert f"{alice} placed CE" in said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "There was no queued move left to cancel."),
+        ("fr", "Il n’y avait plus de coup prévu à annuler."),
+    ],
+)
+def test_cancel_after_the_queued_move_went_with_a_move_by_hand_says_none_was_left(
+    game, language, said
+) -> None:
+    alice = seat_at(game, 0).player
+    client = client_as(alice, language)
+    post(client, "text_queue", game, coup="H8 CHATS")
+    game.refresh_from_db()
+    shown = game.move_count
+    bob_plays(game, rules.Place(1, (("L8", "S"),)))  # hers is refused, then played over
+    game.refresh_from_db()
+    services.move_submit(
+        game_id=game.pk, player=alice, version=game.move_count, move=rules.Place(0, (("H9", "E"),))
+    )
+    news = announced(post(client, "queue_cancel", game, version=shown))
+    assert news.startswith(f"{said} ") and "CE" in news
+
+
+def test_only_its_own_player_is_told_a_move_came_from_the_queue(game) -> None:
+    alice, bob = seat_at(game, 0).player, seat_at(game, 1).player
+    post(client_as(alice, "en"), "text_queue", game, coup="H8 CHATS")
+    bob_plays(game, rules.Pass(1))
+    game.refresh_from_db()
+    hers = selectors.game_view(game, alice).moves[-1]
+    assert (hers.player, hers.from_queue) == (str(alice), True)
+    assert not any(move.from_queue for move in selectors.game_view(game, bob).moves)
+    assert not any(move.from_queue for move in selectors.game_view(game, None).moves)
+
+
 @pytest.mark.parametrize(
     ("language", "said"),
     [
