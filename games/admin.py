@@ -480,7 +480,7 @@ class SeatAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
 
 @admin.register(Move)
 class MoveAdmin(HidesFromSeatedStaff, StaffReviewMixin, admin.ModelAdmin):
-    private_fields = ("record", "tiles_drawn", "tiles_returned")
+    private_fields = ("record", "tiles_drawn", "tiles_returned", "from_queue")
     list_display = (
         "game",
         "number",

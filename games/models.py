@@ -246,6 +246,10 @@ class Move(models.Model):
     # computer finds from the mover's view, and what it and the move played
     # would make. Null for moves not analysed (resignations, time-outs).
     analysis = models.JSONField(_("analysis"), null=True, blank=True)
+    # Played by the kernel from the seat's queued move (issue #36), not by its player's
+    # hand: the text game says "Your queued move was played" from it. Private, as the
+    # queued move was (R-HIDE-1): shown to the move's own player only.
+    from_queue = models.BooleanField(_("played from the queue"), default=False)
 
     class Meta:
         ordering = ["game", "number"]

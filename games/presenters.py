@@ -200,6 +200,9 @@ class MoveView:
     played_at: datetime
     analysis: AnalysisView | None = None  # finished and analysed games only
     gifts: tuple[GiftView, ...] = ()  # days given after this move, while the next turn ran
+    # The viewer's own move, played from their queued move (issue #36); always False for
+    # anyone else's (R-HIDE-1: a queued move is its player's alone).
+    from_queue: bool = False
 
 
 @dataclass(frozen=True)

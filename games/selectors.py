@@ -134,7 +134,7 @@ def game_view(game: Game, viewer: User | None) -> GameView:
         my_position=my_position,
         is_my_turn=bool(state and me and turn == me.position and game.status == "running"),
         can_exchange=bool(state and state.reserve),
-        moves=_move_views(moves, by_pk, gifts, finished),
+        moves=_move_views(moves, by_pk, gifts, finished, me),
         first_player_draw=tuple(
             DrawRound(tuple((by_pk.get(pk, "?"), tile) for pk, tile in round_))
             for round_ in game.first_player_draw
@@ -278,9 +278,14 @@ def _analysis_state(game: Game, now: datetime) -> str:
 
 
 def _move_views(
-    moves: list[tuple], by_pk: dict[int, str], gifts: dict[int, list[GiftView]], finished: bool
+    moves: list[tuple],
+    by_pk: dict[int, str],
+    gifts: dict[int, list[GiftView]],
+    finished: bool,
+    me: Seat | None,
 ) -> tuple[MoveView, ...]:
-    """The history: each move with its player, words, points, analysis and the days given."""
+    """The history: each move with its player, words, points, analysis and the days given;
+    whether it was played from the queue for the viewer's own moves only (R-HIDE-1)."""
     return tuple(
         MoveView(
             number=number,
@@ -292,8 +297,11 @@ def _move_views(
             played_at=played_at,
             analysis=_analysis_view(analysed) if finished and analysed else None,
             gifts=tuple(gifts.get(number, ())),
+            from_queue=from_queue and me is not None and seat_id == me.pk,
         )
-        for number, seat_id, kind, notation, words, points, played_at, analysed, _ in moves
+        for number, seat_id, kind, notation, words, points, played_at, analysed, from_queue, _ in (
+            moves
+        )
     )
 
 
@@ -406,6 +414,7 @@ def _move_rows(game: Game) -> list[tuple[Any, ...]]:
             "points",
             "created_at",
             "analysis",
+            "from_queue",
             "record",
         )
     )

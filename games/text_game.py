@@ -432,6 +432,7 @@ def announcement(
     new_messages: Sequence[tuple[str, str]] = (),
     turn_before: bool | None = None,
     queued_before: bool = False,
+    cancelled: bool | None = None,
 ) -> str:
     """What the live region says once the page has news: the moves played since
     ``since_version``, the new chat messages (author, text) and the turn.
@@ -440,10 +441,19 @@ def announcement(
     viewer's turn then) differs from now; a chat message alone does not repeat it.
     ``queued_before``: the page showed the viewer's queued move waiting; if it has
     been played or refused since, that is said first.
+    ``cancelled``: the answer to "Cancel" (None: no cancel asked): True, the queued
+    move was dropped; False, there was none left to drop (played since the page
+    was built, or gone with a move of the viewer's own), and what became of it is said.
     """
     parts: list[str] = []
     moves = [m for m in view.moves if since_version is not None and m.number > since_version]
-    if queued_before:
+    if cancelled:
+        parts.append(gettext("Queued move cancelled."))
+    elif cancelled is False:
+        parts.append(
+            queued_outcome(view, moves) or gettext("There was no queued move left to cancel.")
+        )
+    elif queued_before:
         parts.append(queued_outcome(view, moves))
     parts.extend(move_sentence(move, view.mode) for move in moves)
     parts.extend(
@@ -501,12 +511,12 @@ def queued_sentence(queued: QueuedView) -> str:
 
 
 def queued_outcome(view: GameView, moves: Sequence[MoveView]) -> str:
-    """What became of the queued move the page showed waiting: played (a move of the
-    viewer's among ``moves``, the news), not played (and why), or nothing to say."""
+    """What became of the queued move the page showed waiting: played (the kernel's move
+    from it among ``moves``, the news), not played (and why), or nothing to say (gone
+    with a move of the viewer's own, which the news says)."""
     if view.queued is not None:
         return "" if view.queued.waiting else queued_sentence(view.queued)
-    me = next((seat.name for seat in view.seats if seat.is_me), None)
-    if any(move.player == me and move.kind == "place" for move in moves):
+    if any(move.from_queue for move in moves):
         return gettext("Your queued move was played.")
     return ""
 

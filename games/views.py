@@ -433,9 +433,7 @@ def _game_context(request: SignedInRequest, game: Game, **extra) -> dict:
         context["text"] = _text_context(request, view)
     context.update(extra)
     if context["text_mode"]:
-        # An action's own words (a queued move cancelled) come before the news.
-        said = [str(context.get("said", "")), _announce(request, game, context)]
-        context["announce"] = " ".join(part for part in said if part)
+        context["announce"] = _announce(request, game, context)
     return context
 
 
@@ -486,7 +484,8 @@ def _text_news(request: SignedInRequest, game: Game, since: str | None) -> dict:
 def _announce(request: SignedInRequest, game: Game, context: dict) -> str:
     """The sentence the text game's live region reads once (empty: nothing new)."""
     version = context.get("since_version")
-    if version is None:
+    cancelled = context.get("cancelled")
+    if version is None and cancelled is None:
         return ""
     new_messages: list[tuple[str, str]] = []
     chat_before = context.get("since_chat")
@@ -502,6 +501,7 @@ def _announce(request: SignedInRequest, game: Game, context: dict) -> str:
         since_version=version,
         new_messages=new_messages,
         queued_before=context.get("queued_before", False),
+        cancelled=cancelled,
     )
 
 
@@ -555,9 +555,12 @@ def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
         result = services.move_preview(
             game_id=game_id, player=request.user, version=version, move=move
         )
-        # Not the player's turn: the move typed is to be queued (issue #36).
-        queueing = game.to_move is not None and game.to_move.player_id != request.user.pk
-        read_back = text_game.preview_sentences(move, result, game.mode, queueing=queueing)
+        # Not the player's turn: the move typed is to be queued (issue #36), if the page
+        # lets them queue (GameView.can_queue: not once they have left the game).
+        view = selectors.game_view(game, request.user)
+        if not view.can_place:
+            raise _TextMoveRefused(_("You have no move to make in this game."))
+        read_back = text_game.preview_sentences(move, result, game.mode, queueing=view.can_queue)
     except _TextMoveRefused as refused:
         read_back = [str(refused)]
     except GameError as exc:
@@ -772,17 +775,27 @@ def queue(request: SignedInRequest, game_id: int) -> HttpResponse:
 @require_POST
 @limited("move", refuse=_too_fast)
 def queue_cancel(request: SignedInRequest, game_id: int) -> HttpResponse:
-    """Drop the player's queued move (nothing to drop is not an error: it was played, or gone)."""
+    """Drop the player's queued move (nothing to drop is not an error: it was played, or gone).
+
+    The text game's live region says "cancelled" only when there was one to drop, and
+    the moves played since the page's version (posted by the form), as a poll would:
+    a queued move played meanwhile is said to have been played, not cancelled."""
     game = _get_game_for_viewer(request, game_id)
     try:
-        services.queued_move_cancel(game_id=game_id, player=request.user)
+        cancelled = services.queued_move_cancel(game_id=game_id, player=request.user)
     except GameError as exc:
         if text_mode(request) and exc.status != 429:  # the text game shows it in its own area
             return _game_area(request, game, str(exc.message))
         return _error_response(request, game, str(exc.message), exc.status)
     game = _get_game_for_viewer(request, game_id)
     if request.htmx and text_mode(request):
-        context = _game_context(request, game, said=_("Queued move cancelled."))
+        posted = request.POST.get("version", "")
+        context = _game_context(
+            request,
+            game,
+            cancelled=cancelled,
+            since_version=int(posted) if posted.isdigit() else None,
+        )
         return render(request, "games/game.html#game_area", context)
     return _game_area(request, game)
 

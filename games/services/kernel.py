@@ -168,11 +168,14 @@ def start(game: Game, rng: random.Random, *, organised: bool = False) -> None:
     signals.turn_to_play.send(sender=Game, game=game)
 
 
-def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
+def play(
+    game: Game, seat: Seat, move: rules.Move, rng: random.Random, *, queued: bool = False
+) -> Move:
     """Apply ``move`` through the engine and save everything it changed.
 
     ``seat`` is one of ``game.seat_list()``, which the notifications and the
     page after the move read again without a query: it is kept up to date here.
+    ``queued``: the move is the seat's queued move (``play_queued``), so marked on its row.
     """
     played = bridge.play(game, move, rng)
     now = timezone.now()
@@ -191,6 +194,7 @@ def play(game: Game, seat: Seat, move: rules.Move, rng: random.Random) -> Move:
                 points=played.summary.points[seat.drawn_position],
                 tiles_drawn=played.summary.drawn,
                 tiles_returned=played.summary.returned,
+                from_queue=queued,
             )
     except IntegrityError:
         raise moved_on() from None
@@ -243,7 +247,7 @@ def play_queued(
     """
     try:
         with transaction.atomic():
-            play(game, seat, move, rng)
+            play(game, seat, move, rng, queued=True)
     except Exception:
         logger.exception("queued move of seat %s in game %s not played", seat.pk, game.pk)
         game.refresh_from_db()  # the savepoint is undone; so are the seats read here

@@ -116,3 +116,32 @@ def test_a_move_queued_by_keyboard_is_said_then_played_when_the_turn_comes(brows
         "CHATS"
     )
     expect(field).to_be_focused()
+
+
+def test_cancel_pressed_after_the_queued_move_was_played_says_played(
+    browse, game, settings
+) -> None:
+    """Her page has not polled since her queued move was played (a long poll here): her
+    Cancel is answered with what happened, never "cancelled"."""
+    settings.DIAMINO_POLL_SECONDS = 600
+    first, second = (seat_at(game, n).player for n in (0, 1))
+    page = browse(first, language="fr")
+    page.goto(f"/parties/{game.pk}/?texte=1")
+    page.get_by_role("textbox", name=MOVE).focus()
+    queue_typed(page, "H8 CHATS")
+    cancel = page.get_by_role("button", name="Annuler le coup prévu")
+    expect(cancel).to_be_visible()
+    game.refresh_from_db()
+    services.move_submit(
+        game_id=game.pk,
+        player=second,
+        version=game.move_count,
+        move=rules.Pass(1),
+        rng=random.Random(1),
+    )
+    cancel.focus()
+    page.keyboard.press("Enter")
+    expect(news(page)).to_contain_text("Votre coup prévu a été joué.")
+    expect(news(page)).to_contain_text(f"{first.username} a posé CHATS en H8 horizontal")
+    expect(news(page)).not_to_contain_text("annulé")
+    expect(cancel).to_have_count(0)
