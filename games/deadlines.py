@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import EmailChoice, User
+from accounts.models import EMAIL_CHOICE_FIELDS, EmailChoice, User
 from accounts.preferences import quiet_hours_of, reminder_hours_of
 from accounts.vacations import zone_of
 from games import clock, services
@@ -203,13 +203,10 @@ def write_digests(now: datetime | None = None) -> int:
         .annotate(first=Min("turn_started_at"))
         .values_list("to_move__player_id", "first")
     )
-    readers = User.objects.filter(
-        Q(pk__in=turns)
-        | Q(invitation_emails=EmailChoice.DIGEST)
-        | Q(game_over_emails=EmailChoice.DIGEST),
-        is_active=True,
-        deleted_at__isnull=True,
-    )
+    in_digest = Q(pk__in=turns)
+    for field in EMAIL_CHOICE_FIELDS.values():
+        in_digest |= Q(**{field: EmailChoice.DIGEST})
+    readers = User.objects.filter(in_digest, is_active=True, deleted_at__isnull=True)
     cutoffs = {}
     for player in readers:
         cutoff = digest_cutoff(player, now)
