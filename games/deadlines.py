@@ -23,7 +23,11 @@ from accounts.vacations import zone_of
 from games import clock, services
 from games.models import Game
 from notifications.models import Notification
-from notifications.services import notification_write, with_digest_events
+from notifications.services import (
+    digest_event_recipients,
+    notification_write,
+    with_digest_events,
+)
 
 log = logging.getLogger(__name__)
 
@@ -203,10 +207,16 @@ def write_digests(now: datetime | None = None) -> int:
         .annotate(first=Min("turn_started_at"))
         .values_list("to_move__player_id", "first")
     )
-    in_digest = Q(pk__in=turns)
+    # Readers of the digest with an event waiting (a player who left the digest since is
+    # not written one), and players with a game waiting.
+    reads_digest = Q(pk__in=[])
     for field in EMAIL_CHOICE_FIELDS.values():
-        in_digest |= Q(**{field: EmailChoice.DIGEST})
-    readers = User.objects.filter(in_digest, is_active=True, deleted_at__isnull=True)
+        reads_digest |= Q(**{field: EmailChoice.DIGEST})
+    readers = User.objects.filter(
+        Q(pk__in=turns) | reads_digest & Q(pk__in=digest_event_recipients(now)),
+        is_active=True,
+        deleted_at__isnull=True,
+    )
     cutoffs = {}
     for player in readers:
         cutoff = digest_cutoff(player, now)

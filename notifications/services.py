@@ -111,6 +111,13 @@ def digest_events(recipient: User, *, until: datetime) -> QuerySet[Notification]
     )
 
 
+def digest_event_recipients(now: datetime) -> QuerySet[Notification, int]:
+    """The ids of the players with an event waiting for their digest, at most
+    ``DIGEST_MAX_AGE`` old (a subquery: which of them are due is ``with_digest_events``)."""
+    recent = _digest_event_rows().filter(created_at__gte=now - DIGEST_MAX_AGE)
+    return recent.values_list("recipient_id", flat=True)
+
+
 def with_digest_events(until: Mapping[int, datetime]) -> set[int]:
     """Of these players (id: their digest's cut-off), those ``digest_events`` finds
     something for (one query for all)."""
