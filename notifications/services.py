@@ -101,8 +101,9 @@ def digest_events(recipient: User, *, until: datetime) -> QuerySet[Notification]
     The email rows kept for the digest (``DIGEST_MARK`` waiting) of a kind said in a line,
     written before ``until`` (the digest's cut-off) and no more than ``DIGEST_MAX_AGE``
     before it, oldest first. They stay waiting until a digest that lists them is sent
-    (``digest_told``): a digest failed, skipped or not written (a vacation) leaves them to
-    the next one, and an event written after the cut-off is the next day's.
+    (``digest_told``): a digest failed, skipped before it was rendered or not written (a
+    vacation) leaves them to the next one, and an event written after the cut-off is the
+    next day's.
     """
     return (
         _digest_event_rows()
