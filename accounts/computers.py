@@ -13,7 +13,7 @@ from collections.abc import Collection
 
 from django.db import IntegrityError, transaction
 
-from accounts.models import BotLevel, EmailChoice, User
+from accounts.models import EMAIL_CHOICE_FIELDS, BotLevel, EmailChoice, User
 
 USERNAME_PREFIX = "ordinateur-"
 DISPLAY_NAMES = {
@@ -50,10 +50,8 @@ def _create(username: str, level: str) -> User:
         display_name=DISPLAY_NAMES[BotLevel(level)],
         bot_level=level,
         email="",
-        turn_emails=EmailChoice.NEVER,
-        invitation_emails=EmailChoice.NEVER,
-        game_over_emails=EmailChoice.NEVER,
         report_emails=False,
+        **dict.fromkeys(EMAIL_CHOICE_FIELDS.values(), EmailChoice.NEVER),
     )
     user.set_unusable_password()
     user.save()

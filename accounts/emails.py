@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts.models import EmailChoice, EmailKind, User
+from accounts.models import EMAIL_CHOICE_FIELDS, EmailChoice, EmailKind, User
 
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 
@@ -51,21 +51,13 @@ NEWS_KINDS = frozenset({"invitations-news", "game-over-news"})
 
 def email_choice(user: User, preference: str) -> str | None:
     """The player's ``EmailChoice`` for a preference that has one (turn, invitations, games ending)."""
-    choices: dict[str, str] = {
-        EmailKind.TURN: user.turn_emails,
-        EmailKind.INVITATIONS: user.invitation_emails,
-        EmailKind.GAME_OVER: user.game_over_emails,
-    }
-    return choices.get(preference)
+    field = EMAIL_CHOICE_FIELDS.get(preference)
+    return str(getattr(user, field)) if field is not None else None
 
 
 def reads_digest(user: User) -> bool:
     """Whether the player chose the daily digest for any kind of event."""
-    return EmailChoice.DIGEST in (
-        user.turn_emails,
-        user.invitation_emails,
-        user.game_over_emails,
-    )
+    return any(getattr(user, field) == EmailChoice.DIGEST for field in EMAIL_CHOICE_FIELDS.values())
 
 
 def in_digest_instead(user: User, kind: str) -> bool:

@@ -38,6 +38,15 @@ class EmailKind(models.TextChoices):
     ALL = "all", _("all")
 
 
+# The kinds of email with three choices (``EmailChoice``), and the ``User`` field that
+# holds each: the one list every reader and writer of these choices goes through.
+EMAIL_CHOICE_FIELDS: dict[str, str] = {
+    EmailKind.TURN: "turn_emails",
+    EmailKind.INVITATIONS: "invitation_emails",
+    EmailKind.GAME_OVER: "game_over_emails",
+}
+
+
 class HandOrder(models.TextChoices):
     """How the game page lays out the player's own tiles (``games.presenters.sorted_hand``).
 

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from accounts.models import EmailChoice, EmailKind, User
+from accounts.models import EMAIL_CHOICE_FIELDS, EmailChoice, EmailKind, User
 from accounts.signals import user_deleted
 from infra import ratelimit
 
@@ -32,9 +32,8 @@ def user_delete(*, user: User) -> User:
     user.is_active = False
     user.is_staff = False
     user.is_superuser = False
-    user.turn_emails = EmailChoice.NEVER
-    user.invitation_emails = EmailChoice.NEVER
-    user.game_over_emails = EmailChoice.NEVER
+    for field in EMAIL_CHOICE_FIELDS.values():
+        setattr(user, field, EmailChoice.NEVER)
     user.report_emails = False
     user.deleted_at = timezone.now()
     user.save()
@@ -54,11 +53,7 @@ def email_unsubscribe(*, user_id: int, kind: str) -> User | None:
     user = User.objects.select_for_update().filter(pk=user_id).first()
     if user is None:
         return None
-    for preference, field in (
-        (EmailKind.TURN, "turn_emails"),
-        (EmailKind.INVITATIONS, "invitation_emails"),
-        (EmailKind.GAME_OVER, "game_over_emails"),
-    ):
+    for preference, field in EMAIL_CHOICE_FIELDS.items():
         in_digest = getattr(user, field) == EmailChoice.DIGEST
         if kind in (preference, EmailKind.ALL) or (kind == EmailKind.DIGEST and in_digest):
             setattr(user, field, EmailChoice.NEVER)
@@ -66,15 +61,7 @@ def email_unsubscribe(*, user_id: int, kind: str) -> User | None:
         user.report_emails = False
     if kind in (EmailKind.REMINDER, EmailKind.ALL):
         user.reminder_emails = False
-    user.save(
-        update_fields=[
-            "turn_emails",
-            "invitation_emails",
-            "game_over_emails",
-            "report_emails",
-            "reminder_emails",
-        ]
-    )
+    user.save(update_fields=[*EMAIL_CHOICE_FIELDS.values(), "report_emails", "reminder_emails"])
     return user
 
 

@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import EmailChoice, User
+from accounts.models import EMAIL_CHOICE_FIELDS, EmailChoice, User
 from accounts.preferences import quiet_hours_of, reminder_hours_of
 from accounts.vacations import zone_of
 from games import clock, services
 from games.models import Game
 from notifications.models import Notification
-from notifications.services import notification_write, with_digest_events
+from notifications.services import (
+    digest_event_recipients,
+    notification_write,
+    with_digest_events,
+)
 
 log = logging.getLogger(__name__)
 
@@ -168,48 +172,76 @@ def write_reminders(now: datetime | None = None) -> int:
 # --- the daily digest ------------------------------------------------------------
 
 
+def digest_cutoff(player: User, now: datetime) -> datetime | None:
+    """The cut-off of ``player``'s digest for their local day at ``now``: that day at
+    ``DIAMINO_DIGEST_HOUR`` in their time zone; None before it (no digest yet that day)."""
+    zone = zone_of(player)
+    local = now.astimezone(zone)
+    cutoff = datetime.combine(local.date(), time(settings.DIAMINO_DIGEST_HOUR), tzinfo=zone)
+    return cutoff if now >= cutoff else None
+
+
 def write_digests(now: datetime | None = None) -> int:
     """One digest per player who reads them, once a local day, from the digest hour on.
 
-    Runs every hour: a player's digest is written by the first run at or after
-    ``DIAMINO_DIGEST_HOUR`` in their time zone (a missed run is caught up by
-    the next), keyed by their local date. For a player who chose the digest for
-    any kind of event (#35) with something to tell: a game waiting for their move
-    (when they read their turns there), or an event of a kind they read there since
-    their previous digest (``notifications.services.digest_events``). Nothing while
-    they are on vacation: what happened meanwhile is in the first digest after it.
+    Runs every hour. The digest of a player's local day D tells what happened before D
+    at ``DIAMINO_DIGEST_HOUR`` in their time zone, its cut-off (kept in the row's
+    context, ``until``): it is written by the first run at or after that moment (a
+    missed run is caught up by the next, with the same cut-off), keyed by the local
+    date, for a player who chose the digest for any kind of event (#35) with something
+    to tell before the cut-off: a game whose turn came to them before it (when they read
+    their turns there), or an event of a kind they read there not told yet
+    (``notifications.services.digest_events``). A turn or an event that comes after the
+    cut-off waits for the next day's digest, as the settings page says ("once a day at
+    8:00"), rather than making one at the next hourly run. Nothing while they are on
+    vacation: what happened meanwhile is in the first digest after it.
     """
     now = now or timezone.now()
-    waiting = set(
+    turns = dict(
         Game.objects.filter(
-            status=Game.Status.RUNNING, to_move__player__turn_emails=EmailChoice.DIGEST
-        ).values_list("to_move__player_id", flat=True)
+            status=Game.Status.RUNNING,
+            to_move__player__turn_emails=EmailChoice.DIGEST,
+            turn_started_at__isnull=False,
+        )
+        .values("to_move__player_id")
+        .annotate(first=Min("turn_started_at"))
+        .values_list("to_move__player_id", "first")
     )
-    readers = set(
-        User.objects.filter(
-            Q(invitation_emails=EmailChoice.DIGEST) | Q(game_over_emails=EmailChoice.DIGEST),
-            is_active=True,
-            deleted_at__isnull=True,
-        ).values_list("pk", flat=True)
+    # Readers of the digest with an event waiting (a player who left the digest since is
+    # not written one), and players with a game waiting.
+    reads_digest = Q(pk__in=[])
+    for field in EMAIL_CHOICE_FIELDS.values():
+        reads_digest |= Q(**{field: EmailChoice.DIGEST})
+    readers = User.objects.filter(
+        Q(pk__in=turns) | reads_digest & Q(pk__in=digest_event_recipients(now)),
+        is_active=True,
+        deleted_at__isnull=True,
     )
-    told = waiting | with_digest_events(readers - waiting, until=now)
-    players = User.objects.filter(pk__in=told, is_active=True, deleted_at__isnull=True)
+    cutoffs = {}
+    for player in readers:
+        cutoff = digest_cutoff(player, now)
+        if cutoff is not None:
+            cutoffs[player.pk] = (player, cutoff)
+    waiting = {pk for pk, (_p, cutoff) in cutoffs.items() if pk in turns and turns[pk] < cutoff}
+    events = with_digest_events(
+        {pk: cutoff for pk, (_p, cutoff) in cutoffs.items() if pk not in waiting}
+    )
     due = {}
-    for player in players:
-        local = now.astimezone(zone_of(player))
-        if local.hour >= settings.DIAMINO_DIGEST_HOUR:
-            due[f"digest:{player.pk}:{local.date().isoformat()}"] = (player, local.date())
+    for pk in waiting | events:
+        player, cutoff = cutoffs[pk]
+        day = cutoff.date().isoformat()
+        due[f"digest:{pk}:{day}"] = (player, day, cutoff)
     written = set(Notification.objects.filter(key__in=due).values_list("key", flat=True))
-    vacations = clock.vacations_of([player.pk for player, _day in due.values()], now)
+    vacations = clock.vacations_of([player.pk for player, _day, _cut in due.values()], now)
     count = 0
-    for key, (player, day) in due.items():
+    for key, (player, day, cutoff) in due.items():
         if key in written or clock.on_vacation_until(vacations.get(player.pk, []), now):
             continue
         row = notification_write(
             recipient=player,
             kind=Notification.Kind.DIGEST,
             key=key,
-            context={"date": day.isoformat()},
+            context={"date": day, "until": cutoff.isoformat()},
         )
         count += row is not None
     return count

@@ -235,7 +235,13 @@ def _annulled(row: Notification) -> tuple[str, dict[str, Any]]:
     }
 
 
-def _invitation(row: Notification) -> tuple[str, dict[str, Any]]:
+def open_invitation(row: Notification) -> Invitation:
+    """The invitation ``row`` is about, while the invitee can still take the seat.
+
+    ``Skip`` once it is not: withdrawn or answered, or its table started without the
+    invitee, or deleted. The invitation's own email and its line in the digest
+    (``digest_lines``) both ask here.
+    """
     invitation = (
         Invitation.objects.select_related("game", "invited_by")
         .filter(pk=row.context.get("invitation"))
@@ -247,6 +253,11 @@ def _invitation(row: Notification) -> tuple[str, dict[str, Any]]:
         or invitation.game.status != Game.Status.OPEN
     ):
         raise Skip("the invitation is no longer open")
+    return invitation
+
+
+def _invitation(row: Notification) -> tuple[str, dict[str, Any]]:
+    invitation = open_invitation(row)
     game = invitation.game
     return "invitation", {
         "game": game,
@@ -309,27 +320,53 @@ def waiting_games(user: User) -> list[dict[str, Any]]:
     return entries
 
 
-def digest_lines(user: User, until: datetime) -> list[dict[str, Any]]:
-    """The events ``user`` reads in the digest (``notifications.services.digest_events``), a line each.
+def digest_lines(user: User, until: datetime) -> list[tuple[int, dict[str, Any]]]:
+    """The events ``user`` reads in the digest not told yet, written before ``until``
+    (``notifications.services.digest_events``): each event's id and its line.
 
     Each line is the event's push payload (``games/push.py``: its ``body`` and ``url``), the
-    one line-builder the quiet hours' summary uses too; an event whose game is gone is left out.
+    one line-builder the quiet hours' summary uses too. An event that says nothing any more
+    (its game gone, an invitation no longer open: ``open_invitation``) is left out, and
+    counted as told with the others: there is nothing to tell of it later either.
     """
     lines = []
     for event in digest_events(user, until=until).select_related("recipient"):
         try:
-            lines.append(push.payload(event))
+            if event.kind == Kind.INVITATION:
+                open_invitation(event)
+            lines.append((event.pk, push.payload(event)))
         except Skip:
-            continue
+            lines.append((event.pk, {}))
     return lines
+
+
+def digest_cutoff(row: Notification) -> datetime:
+    """What the digest ``row`` tells happened before this moment: its day's digest time
+    (``games.deadlines.write_digests``); a row without it (a preview) says all until now."""
+    until = row.context.get("until")
+    if until:
+        return datetime.fromisoformat(until)
+    return row.created_at or timezone.now()
 
 
 def _digest(row: Notification) -> tuple[str, dict[str, Any]]:
     """The games waiting for the player's move (when they read their turns here) and the
-    events of the kinds they read here since their previous digest; ``Skip`` when neither."""
+    events of the kinds they read here not told yet, up to the digest's cut-off; ``Skip``
+    when neither.
+
+    The ids of the events it went through are put in the row's context (``events``): the
+    outbox marks them told once the digest is sent, or skipped because none of them has
+    anything left to say (``notifications.services.digest_told``).
+    Every game waiting now is listed, even one whose turn came after the cut-off: it was
+    the cut-off that decided whether a digest is due (``write_digests``), and a digest
+    caught up late may as well show the position as it is.
+    """
     user = recipient_of(row)
     entries = waiting_games(user) if user.turn_emails == EmailChoice.DIGEST else []
-    lines = digest_lines(user, row.created_at or timezone.now())  # a row not saved: a preview
+    events = digest_lines(user, digest_cutoff(row))
+    lines = [line for _pk, line in events if line]
+    # Before a skip too: events that said nothing any more are not gone through again.
+    row.context = {**row.context, "events": [pk for pk, _line in events]}
     if not entries and not lines:
         raise Skip("nothing to tell the player")
     return "digest", {

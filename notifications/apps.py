@@ -14,6 +14,12 @@ class NotificationsConfig(AppConfig):
 
         # allauth's emails go through the outbox (notifications/account_emails.py).
         register_kind()
+        # A digest sent (or skipped) marks the events it went through (notifications/services.py).
+        from notifications import kinds
+        from notifications.models import Notification
+        from notifications.services import digest_told
+
+        kinds.when_done(Notification.Kind.DIGEST, digest_told)
         account_email_rendered.connect(account_email_write, dispatch_uid="account-email-write")
         # A deleted account's devices go with it (the row stays, anonymised: no cascade).
         from accounts.signals import user_deleted

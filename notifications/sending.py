@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone, translation
 
@@ -98,6 +99,14 @@ def _finish(row: Notification, **fields: object) -> bool:
     return bool(changed)
 
 
+def _record(row: Notification, **fields: object) -> None:
+    """``_finish`` with the row's outcome, sent or skipped, and its kind's hook
+    (``kinds.when_done``) in the same transaction: both commit, or neither."""
+    with transaction.atomic():
+        if _finish(row, **fields):
+            kinds.done(row)
+
+
 def message_id(row: Notification) -> str:
     """The same for every attempt, so a duplicate (see the module doc) reads as one."""
     host = urlsplit(settings.SITE_URL).hostname or "localhost"
@@ -146,7 +155,7 @@ def send_one(notification_id: int) -> Outcome:
             _send_together(rows, lines)
     except kinds.Skip as skip:
         for each in rows:
-            _finish(each, status=Status.SKIPPED, reason=str(skip)[:200], **done)
+            _record(each, status=Status.SKIPPED, reason=str(skip)[:200], **done)
         return Outcome("skipped")
     except push.Refused as refused:  # a 4xx from a push service: trying again changes nothing
         for each in rows:
@@ -156,7 +165,7 @@ def send_one(notification_id: int) -> Outcome:
         outcomes = [_failed(each, exc, done) for each in rows]
         return outcomes[0]
     for each in rows:
-        _finish(each, status=Status.SENT, sent_at=timezone.now(), last_error="", **done)
+        _record(each, status=Status.SENT, sent_at=timezone.now(), last_error="", **done)
     return Outcome("sent")
 
 

@@ -13,13 +13,13 @@ rather than losing its email without a word.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.emails import has_confirmed_address, in_digest_instead, wants_email
@@ -49,9 +49,16 @@ EMAIL_KIND: dict[str, str] = {
     Kind.REPORT: "reports",  # staff only: a player filed a report
 }
 
-# The reason on an email row whose event the player reads in the daily digest instead: the
-# digest lists such rows since the previous one (``digest_events``).
+# The reason on an email row whose event the player reads in the daily digest instead, for
+# the admin. The digest does not select on it: such a row is marked in its context
+# (``DIGEST_MARK``), waiting until a digest sent tells it (``digest_told``).
 DIGEST_REASON = "the player reads the daily digest instead"
+DIGEST_MARK = "digest"
+DIGEST_WAITING = "waiting"
+DIGEST_TOLD = "told"
+# The oldest event a digest still tells: one older (a player away longer, digests failing for
+# two weeks) is old news, and the digest would otherwise grow without bound.
+DIGEST_MAX_AGE = timedelta(days=14)
 # The digest's lines (the games waiting for a move are its own part, from the games).
 DIGEST_LINE_KINDS = (
     Kind.INVITATION,
@@ -78,63 +85,80 @@ def why_not(user: User | None, kind: str) -> str:
     return "turned off in the player's settings"
 
 
-def _digest_event_rows(until: datetime) -> QuerySet[Notification]:
+def _digest_event_rows() -> QuerySet[Notification]:
+    """The events waiting for a digest."""
     return Notification.objects.filter(
         channel=Notification.Channel.EMAIL,
         kind__in=DIGEST_LINE_KINDS,
         status=Notification.Status.SKIPPED,
-        reason=DIGEST_REASON,
-        created_at__lt=until,
+        **{f"context__{DIGEST_MARK}": DIGEST_WAITING},
     )
-
-
-def _digest_since(previous: datetime | None, until: datetime) -> datetime:
-    """A digest lists what came after the previous one, or the last 24 hours without one."""
-    return previous or until - timedelta(hours=24)
 
 
 def digest_events(recipient: User, *, until: datetime) -> QuerySet[Notification]:
-    """The events ``recipient`` reads in the daily digest, from their previous digest to ``until``.
+    """The events ``recipient`` reads in the daily digest not told yet, up to ``until``.
 
-    The email rows skipped for the digest (``DIGEST_REASON``) of a kind said in a line, written
-    since the recipient's latest digest row before ``until`` (the last 24 hours when there is
-    none), oldest first. A digest written at ``until`` lists them, the next one what follows.
+    The email rows kept for the digest (``DIGEST_MARK`` waiting) of a kind said in a line,
+    written before ``until`` (the digest's cut-off) and no more than ``DIGEST_MAX_AGE``
+    before it, oldest first. They stay waiting until a digest that lists them is sent
+    (``digest_told``): a digest failed, skipped before it was rendered or not written (a
+    vacation) leaves them to the next one, and an event written after the cut-off is the
+    next day's.
     """
-    previous = (
-        Notification.objects.filter(recipient=recipient, kind=Kind.DIGEST, created_at__lt=until)
-        .order_by("-created_at")
-        .values_list("created_at", flat=True)
-        .first()
-    )
     return (
-        _digest_event_rows(until)
-        .filter(recipient=recipient, created_at__gte=_digest_since(previous, until))
+        _digest_event_rows()
+        .filter(recipient=recipient, created_at__lt=until, created_at__gte=until - DIGEST_MAX_AGE)
         .order_by("created_at", "pk")
     )
 
 
-def with_digest_events(recipient_ids: Collection[int], *, until: datetime) -> set[int]:
-    """Of these players, those ``digest_events`` finds something for (two queries for all)."""
-    previous = dict(
-        Notification.objects.filter(
-            recipient_id__in=recipient_ids, kind=Kind.DIGEST, created_at__lt=until
+def digest_event_recipients(now: datetime) -> QuerySet[Notification, int]:
+    """The ids of the players with an event waiting for their digest, at most
+    ``DIGEST_MAX_AGE`` old (a subquery: which of them are due is ``with_digest_events``)."""
+    recent = _digest_event_rows().filter(created_at__gte=now - DIGEST_MAX_AGE)
+    return recent.values_list("recipient_id", flat=True)
+
+
+def with_digest_events(until: Mapping[int, datetime]) -> set[int]:
+    """Of these players (id: their digest's cut-off), those ``digest_events`` finds
+    something for (one query for all)."""
+    if not until:
+        return set()
+    rows = (
+        _digest_event_rows()
+        .filter(
+            recipient_id__in=until,
+            created_at__lt=max(until.values()),
+            created_at__gte=min(until.values()) - DIGEST_MAX_AGE,
         )
-        .values("recipient_id")
-        .annotate(last=Max("created_at"))
-        .values_list("recipient_id", "last")
-    )
-    latest = (
-        _digest_event_rows(until)
-        .filter(recipient_id__in=recipient_ids)
-        .values("recipient_id")
-        .annotate(last=Max("created_at"))
-        .values_list("recipient_id", "last")
+        .values_list("recipient_id", "created_at")
     )
     return {
         recipient_id
-        for recipient_id, last in latest
-        if last >= _digest_since(previous.get(recipient_id), until)
+        for recipient_id, created_at in rows
+        if until[recipient_id] - DIGEST_MAX_AGE <= created_at < until[recipient_id]
     }
+
+
+def digest_told(digest: Notification) -> None:
+    """Mark the events ``digest`` went through (its context's ``events``, which its renderer
+    put there) as told by it, and record that list on the digest row for the admin.
+
+    Called by the outbox in the transaction that records the digest sent, or skipped
+    when none of them had anything left to say (``notifications.kinds.when_done``), so an
+    event is told once: a digest that fails, or is skipped before it is rendered, leaves
+    its events waiting for the next one.
+    """
+    if digest.channel != Notification.Channel.EMAIL:
+        return
+    listed = [int(pk) for pk in digest.context.get("events", [])]
+    Notification.objects.filter(pk=digest.pk).update(context=digest.context)
+    events = Notification.objects.select_for_update().filter(
+        pk__in=listed, **{f"context__{DIGEST_MARK}": DIGEST_WAITING}
+    )
+    for event in events:
+        event.context = {**event.context, DIGEST_MARK: DIGEST_TOLD, "told_in": digest.pk}
+        event.save(update_fields=["context"])
 
 
 def notification_write(
@@ -159,12 +183,14 @@ def notification_write(
     if recipient is not None and recipient.is_computer:
         return None
     reason = kinds.get(kind).why_not(recipient, kind)
+    context = context or {}
+    kept_for_digest = reason == DIGEST_REASON and kind in DIGEST_LINE_KINDS
     row = Notification(
         recipient=recipient,
         kind=kind,
         key=key,
         game_id=game_id,
-        context=context or {},
+        context={**context, DIGEST_MARK: DIGEST_WAITING} if kept_for_digest else context,
         status=Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
         reason=reason,
     )

@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.emails import build_email, has_confirmed_address, unsubscribe_url, wants_email
-from accounts.models import EmailChoice, User
+from accounts.models import EMAIL_CHOICE_FIELDS, EmailChoice, User
 from accounts.services import user_delete
 from tests.emails import html_of
 from tests.factories import make_player
@@ -271,3 +271,15 @@ def test_emails_are_not_built_for_a_player_without_an_address(sample_email_templ
     alice.email = ""
     with pytest.raises(ValueError, match="no email address"):
         build_email(alice, "sample", {}, kind="turn")
+
+
+def test_every_email_choice_of_the_player_is_in_the_one_mapping() -> None:
+    """The fields with three choices are read and written through ``EMAIL_CHOICE_FIELDS``:
+    a field added without it would be missed by the digest, the unsubscribe links and
+    account deletion."""
+    fields = {
+        field.name
+        for field in User._meta.get_fields()
+        if getattr(field, "choices", None) == EmailChoice.choices
+    }
+    assert fields == set(EMAIL_CHOICE_FIELDS.values())

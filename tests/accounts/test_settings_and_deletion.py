@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 
@@ -134,13 +135,44 @@ def test_the_settings_page_says_when_the_daily_digest_goes(
     assert sentence in page
 
 
+@pytest.mark.django_db(transaction=True)
 def test_an_account_from_before_the_three_choices_keeps_what_it_got() -> None:
-    """Migration 0014: an on/off switch that was on is *each time*, off is *never*."""
-    migration = importlib.import_module("accounts.migrations.0014_email_choices")
-    assert (migration.choice_of(True), migration.choice_of(False)) == (
-        EmailChoice.EACH,
-        EmailChoice.NEVER,
+    """Migration 0014 on real rows: an on/off switch that was on is *each time*, off is
+    *never*; back to 0013, only *never* is off (a digest reader hears of it: on)."""
+    before, after = (
+        [("accounts", "0013_notification_choices")],
+        [("accounts", "0014_email_choices")],
     )
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps.get_model("accounts", "User")
+    on = old.objects.create(username="on", invitation_emails=True, game_over_emails=True)
+    off = old.objects.create(username="off", invitation_emails=False, game_over_emails=False)
+    mixed = old.objects.create(username="mixed", invitation_emails=True, game_over_emails=False)
+
+    def choices() -> dict[str, tuple[str, str]]:
+        return {
+            u.username: (u.invitation_emails, u.game_over_emails)
+            for u in User.objects.filter(pk__in=[on.pk, off.pk, mixed.pk])
+        }
+
+    executor.loader.build_graph()
+    executor.migrate(after)
+    assert choices() == {
+        "on": (EmailChoice.EACH, EmailChoice.EACH),
+        "off": (EmailChoice.NEVER, EmailChoice.NEVER),
+        "mixed": (EmailChoice.EACH, EmailChoice.NEVER),
+    }
+    User.objects.filter(pk=on.pk).update(invitation_emails=EmailChoice.DIGEST)
+    executor.loader.build_graph()
+    executor.migrate(before)
+    switches = {
+        u.username: (u.invitation_emails, u.game_over_emails)
+        for u in old.objects.filter(pk__in=[on.pk, off.pk, mixed.pk])
+    }
+    assert switches == {"on": (True, True), "off": (False, False), "mixed": (True, False)}
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_the_header_language_switch_sticks_for_a_signed_in_player() -> None:

@@ -474,6 +474,32 @@ def test_no_digest_when_no_game_waits_and_none_for_each_or_never_readers(
         assert deadlines.write_digests() == 0
 
 
+def test_a_turn_that_comes_after_the_digest_time_waits_for_the_next_days_digest(
+    alice, bob, committed, mailoutbox, settings
+) -> None:
+    settings.DIAMINO_DIGEST_HOUR = 8
+    afternoon = datetime(2026, 3, 3, 14, tzinfo=UTC)  # 15:00 in Paris, past the 8:00 digest
+    with time_machine.travel(afternoon, tick=False):
+        game = new_game([alice, bob])
+        first = seat_at(game, 0).player
+        if first != bob:  # bob's turn comes now
+            services.move_submit(game_id=game.pk, player=first, version=0, move=rules.Pass(0))
+    bob.turn_emails = EmailChoice.DIGEST
+    bob.save()
+    mailoutbox.clear()
+
+    def hourly(moment: datetime) -> int:
+        with time_machine.travel(moment, tick=False), committed():
+            return send_digests.delay().get()
+
+    # Not at the next hourly run: bob's digest of the day was due at 8:00, before the turn.
+    assert [hourly(afternoon + h * HOUR) for h in range(1, 17)] == [0] * 16
+    assert mailoutbox == []
+    assert hourly(datetime(2026, 3, 4, 7, tzinfo=UTC)) == 1  # the next 8:00 in Paris
+    (message,) = mailoutbox
+    assert f"/parties/{game.pk}/" in message.body
+
+
 # --- a vacation booked ahead -------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from games.models import Game, Invitation
 from moderation.services import report_create
 from notifications import renderers, sending
 from notifications.models import Notification
-from notifications.services import DIGEST_REASON
+from notifications.services import DIGEST_MARK, DIGEST_REASON, DIGEST_WAITING
 from tests.emails import html_of
 from tests.factories import make_player
 from tests.french import misplaced_marks, text_of_html
@@ -324,6 +324,7 @@ def french_emails_of_every_kind(bob) -> dict[Notification.Kind, mail.EmailMultiA
         key=f"game-started:{game.pk}:{to_move.player.pk}",
         status=Notification.Status.SKIPPED,
         reason=DIGEST_REASON,
+        context={DIGEST_MARK: DIGEST_WAITING},
     )
     rows = {
         Kind.INVITATION: (bob, table, {"invitation": invitation.pk}),
@@ -368,6 +369,8 @@ def test_french_emails_put_a_non_breaking_space_before_every_colon(bob) -> None:
         for part in (message.subject, message.body, text_of_html(html_of(message))):
             assert isinstance(part, str)
             assert misplaced_marks(part) == [], (kind, part)
+    digest = rendered[Notification.Kind.DIGEST]
+    assert "Depuis votre précédent récapitulatif\u00a0:" in str(digest.body)  # both parts
     turn = rendered[Notification.Kind.TURN]
     assert isinstance(turn.body, str)
     assert re.search("Échéance\u00a0: \\d", turn.body)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import smtplib
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.core.mail.backends import locmem
 
 from accounts.models import EmailChoice
 from games import deadlines, services
@@ -240,3 +242,143 @@ def test_a_digest_with_nothing_to_say_is_not_sent(alice, bob, committed, mailout
     assert mailoutbox == []
     digest.refresh_from_db()
     assert digest.reason == "nothing to tell the player"
+
+
+# --- the digest's cut-off and its events claimed (#35, review) ------------------------------
+
+PARIS_8 = datetime(2026, 3, 3, 7, tzinfo=UTC)  # 8:00 in Paris: the digest time
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+
+
+def reads_invitations_in_the_digest(player) -> None:
+    player.language = "en"
+    player.invitation_emails = EmailChoice.DIGEST
+    player.save()
+
+
+def invited(by, invitee, moment: datetime, committed) -> Game:
+    with time_machine.travel(moment, tick=False), committed():
+        return services.game_create(creator=by, mode="marque", seats=2, invitees=[invitee])
+
+
+def told(table: Game, by: str = "alice") -> str:
+    return f"{by} invited you to game #{table.pk}."
+
+
+def bodies_to(player, mailoutbox) -> list[str]:
+    return [m.body for m in mailoutbox if m.to == [player.email]]
+
+
+def test_an_event_after_the_digest_time_waits_for_the_next_days_digest(
+    alice, bob, committed, mailoutbox
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    afternoon = PARIS_8 + 7 * HOUR  # 15:00 in Paris: the day's digest time has passed
+    table = invited(alice, bob, afternoon, committed)
+    # No digest at any hour before the next 8:00 in Paris (the settings say "at 8:00")…
+    assert [digests_at(afternoon + h * HOUR, committed) for h in range(1, 16)] == [0] * 15
+    assert mailoutbox == []
+    # …where it is.
+    assert digests_at(PARIS_8 + DAY, committed) == 1
+    (body,) = bodies_to(bob, mailoutbox)
+    assert told(table) in body
+
+
+def test_a_digest_caught_up_late_tells_only_what_came_before_the_digest_time(
+    alice, bob, carol, committed, mailoutbox
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    before = invited(alice, bob, PARIS_8 - HOUR, committed)
+    after = invited(carol, bob, PARIS_8 + HOUR // 2, committed)
+    # Beat was down at 8:00; the run at 11:00 catches up the day's digest, as it was at 8:00.
+    assert digests_at(PARIS_8 + 3 * HOUR, committed) == 1
+    (body,) = bodies_to(bob, mailoutbox)
+    assert told(before) in body
+    assert told(after, "carol") not in body
+    digest = Notification.objects.get(kind="digest", recipient=bob)
+    assert datetime.fromisoformat(digest.context["until"]) == PARIS_8
+    mailoutbox.clear()
+    assert digests_at(PARIS_8 + DAY, committed) == 1
+    (body,) = bodies_to(bob, mailoutbox)
+    assert told(after, "carol") in body
+    assert told(before) not in body
+
+
+def test_an_invitation_no_longer_open_is_not_in_the_digest(
+    alice, bob, carol, committed, mailoutbox
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    dave = make_player("dave")
+    taken = invited(alice, bob, EVENING, committed)
+    still_open = invited(dave, bob, EVENING, committed)
+    with time_machine.travel(EVENING, tick=False), committed():
+        services.game_join(game_id=taken.pk, player=carol)  # the table starts without bob
+    assert digests_at(MORNING, committed) == 1
+    (body,) = bodies_to(bob, mailoutbox)
+    assert told(still_open, "dave") in body
+    assert f"game #{taken.pk}" not in body
+
+
+def test_a_digest_of_invitations_no_longer_open_only_is_not_sent_nor_written_again(
+    alice, bob, committed, mailoutbox
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    table = invited(alice, bob, EVENING, committed)
+    Invitation.objects.filter(game=table).update(status=Invitation.Status.DECLINED)
+    assert digests_at(MORNING, committed) == 1
+    assert bodies_to(bob, mailoutbox) == []
+    digest = Notification.objects.get(kind="digest", recipient=bob)
+    assert (digest.status, digest.reason) == ("skipped", "nothing to tell the player")
+    # The invitation said nothing any more; it does not bring a digest row back every day.
+    assert digests_at(MORNING + DAY, committed) == 0
+
+
+def test_a_failed_digest_leaves_its_events_to_the_next_one(
+    alice, bob, committed, mailoutbox, settings, monkeypatch
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    table = invited(alice, bob, EVENING, committed)
+    settings.DIAMINO_NOTIFICATION_MAX_ATTEMPTS = 1
+
+    def refused(self, messages):
+        raise smtplib.SMTPServerDisconnected("the mail server went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(locmem.EmailBackend, "send_messages", refused)
+        assert digests_at(MORNING, committed) == 1
+    assert Notification.objects.get(kind="digest", recipient=bob).status == "failed"
+    assert digests_at(MORNING + DAY, committed) == 1
+    (body,) = bodies_to(bob, mailoutbox)
+    assert told(table) in body
+
+
+@pytest.mark.parametrize(("days", "is_told"), [(6, True), (13, True), (14, False)])
+def test_a_first_digest_after_days_away_tells_up_to_two_weeks_back(
+    alice, bob, committed, mailoutbox, days, is_told
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    table = invited(alice, bob, EVENING, committed)
+    # No digest run meanwhile (bob away, beat down): the next one says what bob missed,
+    # unless it is more than two weeks old by then.
+    assert digests_at(MORNING + days * DAY, committed) == int(is_told)
+    assert [told(table) in body for body in bodies_to(bob, mailoutbox)] == [True] * is_told
+
+
+def test_an_event_committed_after_the_digest_went_is_in_the_next_one(
+    alice, bob, carol, committed, mailoutbox
+) -> None:
+    reads_invitations_in_the_digest(bob)
+    first = invited(alice, bob, EVENING, committed)
+    assert digests_at(PARIS_8, committed) == 1
+    # Written at 7:59 in Paris, but its transaction commits after the digest was sent.
+    late = invited(carol, bob, PARIS_8 - timedelta(minutes=1), committed)
+    mailoutbox.clear()
+    assert digests_at(PARIS_8 + DAY, committed) == 1
+    (body,) = bodies_to(bob, mailoutbox)
+    assert told(late, "carol") in body
+    assert told(first) not in body  # told once
+    event = Notification.objects.get(kind="invitation", recipient=bob, game=first)
+    digest = Notification.objects.filter(kind="digest", recipient=bob).order_by("created_at")[0]
+    assert event.context["told_in"] == digest.pk
+    assert digest.context["events"] == [event.pk]
