@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,6 +250,21 @@ def _ms(value: float) -> str:
     return "–" if value != value else f"{value:.0f} ms"  # NaN: no sample
 
 
+def fail_on_losses(
+    out: Report, say: Callable[[str], None], noun: str, found: dict[str, Any]
+) -> None:
+    """Say the first ten of each loss, double or row left unsent; each fails the run."""
+    for what, items in (
+        (f"{noun} lost", found["lost"]),
+        (f"{noun} not sent", found["stuck"]),
+        (f"{noun} doubled", found["doubled"]),
+    ):
+        for item in items[:10]:
+            say(f"    {what}: {item}")
+        if items:
+            out.failures.append(f"{what}: {len(items)}")
+
+
 def build(
     *,
     config: Any,
@@ -361,15 +377,7 @@ def build(
         say(f"  {emails['stranger']} message(s) at the sink from no outbox row")
     if emails["received_not_marked_sent"]:
         say(f"  received but not marked sent: {len(emails['received_not_marked_sent'])}")
-    for what, items in (
-        ("email lost", emails["lost"]),
-        ("email not sent", emails["stuck"]),
-        ("email doubled", emails["doubled"]),
-    ):
-        for item in items[:10]:
-            say(f"    {what}: {item}")
-        if items:
-            out.failures.append(f"{what}: {len(items)}")
+    fail_on_losses(out, say, "email", emails)
 
     # --- pushes ---
     sink = pushes or PushCounts()
@@ -401,15 +409,7 @@ def build(
         say(f"  {pushed['stranger']} push(es) at the push service from no outbox row")
     if pushed["received_not_marked_sent"]:
         say(f"  received but not marked sent: {len(pushed['received_not_marked_sent'])}")
-    for what, items in (
-        ("push lost", pushed["lost"]),
-        ("push not sent", pushed["stuck"]),
-        ("push doubled", pushed["doubled"]),
-    ):
-        for item in items[:10]:
-            say(f"    {what}: {item}")
-        if items:
-            out.failures.append(f"{what}: {len(items)}")
+    fail_on_losses(out, say, "push", pushed)
 
     # --- replies by email ---
     say("")
