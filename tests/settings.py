@@ -50,3 +50,12 @@ if WORKER and os.environ.get("DIAMINO_TEST_WORKER") != WORKER:
     os.environ["DIAMINO_DATA_DIR"] = str(base / f"test-{WORKER}")
 
 from diamino_site.settings import *  # noqa: E402, F403  (the site's settings, read after the above)
+
+# The embedded default's test database is a file in the worker's data folder, not
+# Django's shared in-memory SQLite: in shared-cache memory a read meeting another
+# thread's write fails at once ("database table is locked") whatever the timeout,
+# and the live server's threads (the browser tests) and a Celery worker's thread
+# read and write beside the test's own. A file in WAL mode lets readers go on
+# beside the writer, and the site's timeout (20 s) rides out the writer's turn.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test.sqlite3")}  # noqa: F405
