@@ -198,6 +198,7 @@ def run(config: SoakConfig) -> report.Report:
         for process in procs.values():
             process.start()
             stack.callback(process.stop)
+        stack.enter_context(soak_stack.supervise(procs, soak_stack.RESTART_AFTER))
         _audit(env, "queue")
         say("starting gunicorn; the seed's emails go first...")
         server = stack.enter_context(web_stack.gunicorn(env, port, config.web_workers, folder))
@@ -250,6 +251,7 @@ def run(config: SoakConfig) -> report.Report:
         drained_s=drained_s,
         alive=alive,
         restarts={name: p.starts - 1 for name, p in procs.items()},
+        exits={name: list(p.exits) for name, p in procs.items() if p.exits},
         log_errors=log_errors,
         notes=notes,
         services=services,

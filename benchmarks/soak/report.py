@@ -280,6 +280,7 @@ def build(
     drained_s: float,
     alive: dict[str, bool],
     restarts: dict[str, int],
+    exits: dict[str, list[int]] | None = None,
     log_errors: dict[str, dict[str, Any]],
     notes: list[str],
     services: Any,
@@ -463,6 +464,11 @@ def build(
         f"Processes at the end: {', '.join(f'{k} ' + ('up' if v else 'DOWN') for k, v in alive.items())}; "
         f"restarted by the soak: {restarts}"
     )
+    for name, codes in (exits or {}).items():
+        say(
+            f"  {name} exited on its own {len(codes)} time(s) (exit codes {codes}), started "
+            "again 5 s later as systemd's Restart=always would: see its log"
+        )
     for name, found in log_errors.items():
         say(
             f"Log {name}: {found['lines']} error line(s), {found['outside']} outside the fault windows"

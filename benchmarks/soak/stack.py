@@ -19,8 +19,9 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,8 @@ from benchmarks.servers import PostgresServer, PushService, RedisServer, SmtpSer
 from benchmarks.web import stack as web_stack
 
 ROOT = web_stack.ROOT
+# A supervisor's delay before it starts again a process that ended (systemd's RestartSec=).
+RESTART_AFTER = 5.0
 BIN = Path(sys.executable).parent
 
 
@@ -41,9 +44,13 @@ class Process:
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        # Exits nobody asked for (the exit code of each), restarted by ``supervise``.
+        self.exits: list[int] = []
+        self.wanted = False  # started and not stopped or killed on purpose since
+        self.lock = threading.Lock()
 
     def start(self) -> None:
-        with open(self.log, "ab") as out:
+        with self.lock, open(self.log, "ab") as out:
             self.process = subprocess.Popen(
                 self.command,
                 cwd=ROOT,
@@ -52,29 +59,72 @@ class Process:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: killpg reaches its children
             )
-        self.starts += 1
+            self.starts += 1
+            self.wanted = True
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
         """SIGKILL to the whole group, as a lost machine or the OOM killer would."""
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
+        with self.lock:
+            self.wanted = False
+            if self.process is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=30)
 
     def stop(self, timeout: float = 30) -> None:
         """SIGTERM (a warm shutdown for Celery), then SIGKILL after ``timeout`` s."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        except ProcessLookupError:
-            pass
+        with self.lock:
+            self.wanted = False
+            if self.process is None or self.process.poll() is not None:
+                return
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=30)
+            except ProcessLookupError:
+                pass
+
+    def exited_unasked(self) -> int | None:
+        """The exit code when the process ended though it was wanted, else None (noted once)."""
+        with self.lock:
+            if not self.wanted or self.process is None:
+                return None
+            code = self.process.poll()
+            if code is None:
+                return None
+            self.wanted = False
+            self.exits.append(code)
+            return code
+
+
+@contextlib.contextmanager
+def supervise(processes: dict[str, Process], restart_after: float) -> Iterator[None]:
+    """Start again, ``restart_after`` s later, a process that ended on its own, as
+    systemd's ``Restart=always`` does in production (README, "Operations"): a Celery
+    worker exits on an error it cannot recover from (seen here: kombu's Redis transport
+    raising while it put back its unacknowledged tasks after Redis went away).
+    Each such exit is counted (``Process.exits``) and reported."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.5):
+            for process in processes.values():
+                if process.exited_unasked() is not None and not done.wait(restart_after):
+                    process.start()
+
+    thread = threading.Thread(target=watch, name="soak-supervisor", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(timeout=restart_after + 5)
 
 
 def site_env(
@@ -170,7 +220,7 @@ class Stack:
     redis_seconds: float = 30.0
     smtp_seconds: float = 60.0
     push_seconds: float = 60.0
-    restart_after: float = 5.0  # a supervisor's delay before starting a killed worker again
+    restart_after: float = RESTART_AFTER
     rng: random.Random = field(default_factory=random.Random)
 
     def logs(self) -> dict[str, Path]:

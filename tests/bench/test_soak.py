@@ -225,3 +225,31 @@ def test_a_tiny_soak_through_a_killed_web_worker_loses_and_doubles_nothing() -> 
     assert result.figures["emails received"] == result.figures["emails sent"] > 0
     # Two players have a device: their turns were pushed, each push taken once.
     assert result.figures["pushes received"] == result.figures["pushes sent"] > 0
+
+
+def test_the_supervisor_starts_again_a_process_that_ended_on_its_own_not_one_killed(
+    tmp_path,
+) -> None:
+    import sys
+    import time
+
+    from benchmarks.soak import stack
+
+    quitter = stack.Process(
+        "quitter", [sys.executable, "-c", "raise SystemExit(3)"], {}, tmp_path / "q.log"
+    )
+    sleeper = stack.Process(
+        "sleeper", [sys.executable, "-c", "import time; time.sleep(60)"], {}, tmp_path / "s.log"
+    )
+    processes = {"quitter": quitter, "sleeper": sleeper}
+    for process in processes.values():
+        process.start()
+    with stack.supervise(processes, restart_after=0.1):
+        sleeper.kill()  # on purpose, as a fault does: left to the fault to start again
+        deadline = time.monotonic() + 20
+        while quitter.starts < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    for process in processes.values():
+        process.stop()
+    assert quitter.starts >= 3 and quitter.exits[:2] == [3, 3]
+    assert (sleeper.starts, sleeper.exits, sleeper.alive()) == (1, [], False)
