@@ -571,6 +571,12 @@ def text_preview(request: SignedInRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
+def _posted_version(request: SignedInRequest) -> int | None:
+    """The game's version the page's form posted (the moves since it are announced), if any."""
+    posted = request.POST.get("version", "")
+    return int(posted) if posted.isdigit() else None
+
+
 def _text_attempt(
     request: SignedInRequest, game: Game, submit: Callable[[int, rules.Move], HttpResponse]
 ) -> HttpResponse:
@@ -592,14 +598,13 @@ def _text_attempt(
         if exc.code == "moved-on":
             message = _("%(reason)s The summary below is the new position.") % {"reason": message}
     game.refresh_from_db()
-    posted = request.POST.get("version", "")
     context = _game_context(
         request,
         game,
         message=message,
         typed=typed,
         keep=request.POST.get("keep", ""),
-        since_version=int(posted) if posted.isdigit() else None,
+        since_version=_posted_version(request),
         focus_move=True,
     )
     if request.htmx:
@@ -789,12 +794,8 @@ def queue_cancel(request: SignedInRequest, game_id: int) -> HttpResponse:
         return _error_response(request, game, str(exc.message), exc.status)
     game = _get_game_for_viewer(request, game_id)
     if request.htmx and text_mode(request):
-        posted = request.POST.get("version", "")
         context = _game_context(
-            request,
-            game,
-            cancelled=cancelled,
-            since_version=int(posted) if posted.isdigit() else None,
+            request, game, cancelled=cancelled, since_version=_posted_version(request)
         )
         return render(request, "games/game.html#game_area", context)
     return _game_area(request, game)
