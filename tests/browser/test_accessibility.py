@@ -1,10 +1,15 @@
-"""axe-core finds no accessibility violation on any page, in French and English, desktop and phone.
+"""axe-core finds no accessibility violation on any page: in French on a phone, in English on a desktop.
 
 axe-core (npm, pinned in package.json, installed by ``npm ci``) is loaded into
 each page with Playwright and run with its default rules (WCAG 2.x A and AA
 and the best practices). Each page is one entry of ``PAGES``: a name and what
 opens it (who looks, which address, what they do first). A page added to the
 site gets a line here.
+
+Each page is looked at twice, each language once and each device once (French on
+the phone, as most players meet the site; English on the desktop). The four
+pairs ran until 2026-12-02: axe is most of this file's time, and two keep each
+language and each device checked on every page in half of it.
 
 Django's stock admin pages (change lists, change forms) are Django's markup and
 are not listed; the staff's own review pages are. The error pages Django draws
@@ -17,12 +22,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from allauth.account.forms import default_token_generator
 from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from allauth.account.utils import user_pk_to_url_str
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied, SuspiciousOperation
 from django.http import Http404
 from django.template import TemplateDoesNotExist
@@ -36,6 +43,8 @@ from accounts.services import user_delete
 from games import services
 from games.models import Game
 from infra.ratelimit import too_fast_page
+from learn import guided
+from learn.views import SESSION_KEY as GUIDED_STEP
 from tests.browser import pages
 from tests.browser.test_screenshots import NEXT_MOVE, TURN_STARTED, play_moves
 from tests.conftest import AXE
@@ -51,8 +60,8 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-LANGUAGES = ("fr", "en")
-DEVICES = {"desktop": False, "phone": True}  # the ``phone`` argument of ``browse``
+# (language, device, the ``phone`` argument of ``browse``): each language and each device once.
+LOOKS = (("fr", "phone", True), ("en", "desktop", False))
 # Nodes listed per violation: enough to find the culprit, short enough to read.
 NODES_SHOWN = 3
 
@@ -69,6 +78,9 @@ class Visit:
     template: str | None = None
     # The page speaks the language of the player it is about, whatever the visitor's.
     in_players_language: bool = False
+    # What the visitor's session holds as the page opens (a state the pages reach
+    # elsewhere, step by step, in their own browser tests).
+    session: dict[str, Any] | None = None
 
 
 class Stage:
@@ -256,11 +268,8 @@ def guided_wrong_move(page: Page) -> None:
     pages.expect(page.locator("#preview.is-error .guided-guidance")).to_be_visible()
 
 
-def guided_to_the_end(page: Page) -> None:
-    """Every step of the guided game played through the page (``tests/learn/test_guided.py``'s moves)."""
-    from tests.browser.test_guided_game import play_every_step
-
-    play_every_step(page)
+def guided_over(page: Page) -> None:
+    pages.expect(page.locator("#game-over-title")).to_be_visible()
 
 
 def invite_nobody(page: Page) -> None:
@@ -282,7 +291,10 @@ PAGES: dict[str, Callable[[Stage], Visit]] = {
     "how to play, printable": lambda s: Visit(None, "/regles/imprimer/"),
     "guided first game, step 1": lambda s: Visit(None, "/partie-guidee/"),
     "guided first game, a wrong move": lambda s: Visit(None, "/partie-guidee/", guided_wrong_move),
-    "guided first game, finished": lambda s: Visit(s.camille, "/partie-guidee/", guided_to_the_end),
+    # Played to its end through the page in tests/browser/test_guided_game.py.
+    "guided first game, finished": lambda s: Visit(
+        s.camille, "/partie-guidee/", guided_over, session={GUIDED_STEP: guided.LAST}
+    ),
     "lobby": lambda s: (s.table, Visit(s.camille, "/parties/"))[1],
     "lobby, a league season to register for": lambda s: (
         s.league_open(),
@@ -410,6 +422,17 @@ def error_urls(settings) -> None:
     settings.ROOT_URLCONF = __name__
 
 
+def put_in_session(page: Page, site: str, values: dict[str, Any]) -> None:
+    """Store ``values`` in the session of the page's browser (a new one if it has none)."""
+    store = import_module(django_settings.SESSION_ENGINE).SessionStore
+    name = django_settings.SESSION_COOKIE_NAME
+    key = next((c["value"] for c in page.context.cookies(site) if c["name"] == name), None)
+    session = store(session_key=key)
+    session.update(values)
+    session.save()
+    page.context.add_cookies([{"name": name, "value": session.session_key, "url": site}])
+
+
 # --- axe ---------------------------------------------------------------------------
 def axe_violations(page: Page) -> list[dict[str, Any]]:
     # Evaluated through the browser's devtools, not as a <script> tag: the site's
@@ -479,7 +502,9 @@ def ids_and_names_problems(page: Page) -> list[str]:
 
 @pytest.mark.axe
 @pytest.mark.parametrize("name", PAGES)
-def test_axe_finds_no_violation_on_the_page(name, browse, transactional_db, error_urls) -> None:
+def test_axe_finds_no_violation_on_the_page(
+    name, browse, transactional_db, error_urls, site
+) -> None:
     """And every id once, every form control named (``IDS_AND_NAMES``)."""
     visit = PAGES[name](Stage())
     if visit.template is not None:
@@ -488,22 +513,23 @@ def test_axe_finds_no_violation_on_the_page(name, browse, transactional_db, erro
         except TemplateDoesNotExist:
             pytest.skip(f"the site has no {visit.template}: Django's bare page is served")
     report = []
-    for language in LANGUAGES:
-        for device, phone in DEVICES.items():
-            page = browse(visit.user, phone=phone, language=language)
-            response = page.goto(visit.path)
-            assert response.status == visit.status, (name, language, device, response.status)
-            if not visit.in_players_language:
-                assert page.evaluate("document.documentElement.lang") == language, name
-            if visit.act is not None:
-                visit.act(page)
-            violations = axe_violations(page)
-            problems = ids_and_names_problems(page)
-            if violations or problems:
-                report.append(f"{name}, {language}, {device} ({page.url}):")
-                report.extend(described(violation) for violation in violations)
-                report.extend(problems)
-            page.context.close()
+    for language, device, phone in LOOKS:
+        page = browse(visit.user, phone=phone, language=language)
+        if visit.session is not None:
+            put_in_session(page, site, visit.session)
+        response = page.goto(visit.path)
+        assert response.status == visit.status, (name, language, device, response.status)
+        if not visit.in_players_language:
+            assert page.evaluate("document.documentElement.lang") == language, name
+        if visit.act is not None:
+            visit.act(page)
+        violations = axe_violations(page)
+        problems = ids_and_names_problems(page)
+        if violations or problems:
+            report.append(f"{name}, {language}, {device} ({page.url}):")
+            report.extend(described(violation) for violation in violations)
+            report.extend(problems)
+        page.context.close()
     assert not report, "axe-core found violations:\n" + "\n".join(report)
 
 
