@@ -119,8 +119,6 @@
 
   function focusSquare(sq, moveFocus = true) {
     if (!sq) return;
-    // Only the square that had the tab stop changes: writing -1 again on all 225 would make
-    // the phone restyle the board at every rebuild for nothing.
     for (const other of squares.values()) if (other !== sq && other.tabIndex !== -1) other.tabIndex = -1;
     sq.tabIndex = 0;
     lastSquare = sq.dataset.square;
@@ -884,8 +882,6 @@
     emptyPreview = preview ? preview.outerHTML : "";
 
     squares = new Map($$(".sq[data-square]", board).map((sq) => [sq.dataset.square, sq]));
-    // The board's own style attribute, not getComputedStyle: that would make the browser
-    // compute the styles of the whole new area there and then, ahead of its next frame.
     width = Number(board.style.getPropertyValue("--cols")) || $$(".col-head", board).length;
     height = $$(".board-row", board).length - 1;
     focusSquare(
@@ -1071,18 +1067,11 @@
     }
   });
 
-  /* When a move or a poll replaces #game-area, htmx walks every element of the old one to
-   * clean it up, with two events for each: over a thousand on a game page, most of them the
-   * board's squares and the lists of moves and unseen tiles, where htmx has nothing to clean
-   * (no hx- attribute inside). On a phone that walk was a good part of a move's time (issue
-   * #38, docs/PERFORMANCE.md): these parts of the old area are emptied, in one call each,
-   * as htmx starts cleaning it up, once the new area is in the page. */
-  const INERT = "#board, .move-list, .unseen-letters";
+  // Before htmx walks a replaced #game-area, empty its parts with no hx- (docs/PERFORMANCE.md 5).
   document.addEventListener("htmx:beforeCleanupElement", (event) => {
     const old = event.target;
-    // The old area only: the new one, put in before it, is the page's #game-area by now.
     if (old.id !== "game-area" || document.getElementById("game-area") === old) return;
-    for (const part of old.querySelectorAll(INERT)) part.replaceChildren();
+    for (const part of old.querySelectorAll("#board, .move-list, .unseen-letters")) part.replaceChildren();
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
