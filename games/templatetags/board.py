@@ -4,8 +4,10 @@ Measured on a 64-move game (65 tiles on the board), French, best of five runs of
 50 on this 2-core machine: the 225 squares cost 20.8 ms through the template
 engine (a dozen ``{% if %}`` nodes and two ``{% blocktranslate %}`` a square)
 and 0.84 ms here, so they stay in Python (issue 32: a template unless it costs
-more than 2 ms). The markup is what that template writes, byte for byte; the
-words come from the catalogue under the template's message ids.
+more than 2 ms). The markup is what that template wrote, less the empty glyph
+of a plain square (issue #38: on a phone each element counts, see
+docs/PERFORMANCE.md, "A page on a phone"); the words come from the catalogue
+under the template's message ids.
 """
 
 from __future__ import annotations
@@ -104,11 +106,15 @@ def board_squares(context: Context, row: Iterable[SquareView]) -> SafeString:
             classes += " last-move"
         if sq.is_hint:
             classes += " hint-square"
+        # A plain square has no glyph: no empty mark either. Most of the 225 squares are
+        # plain, and each element more is one more a phone parses, lays out, and htmx walks
+        # through when a move replaces the game area (issue #38).
+        glyph = MARKS.get(sq.kind, "")
+        mark = f'<span class="sq-mark" aria-hidden="true">{glyph}</span>' if glyph else ""
         out.append(
             f'<div role="gridcell" tabindex="-1" class="{classes}" data-square="{name}" '
             f'data-kind="{kind}"{data_letter} aria-label="{name}, {label}">'
-            f'<span class="sq-mark" aria-hidden="true">{MARKS.get(sq.kind, "")}</span>'
-            f"{tile}</div>"
+            f"{mark}{tile}</div>"
         )
     return mark_safe("".join(out))  # every value above is escaped
 

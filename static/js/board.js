@@ -119,7 +119,7 @@
 
   function focusSquare(sq, moveFocus = true) {
     if (!sq) return;
-    for (const other of squares.values()) other.tabIndex = -1;
+    for (const other of squares.values()) if (other !== sq && other.tabIndex !== -1) other.tabIndex = -1;
     sq.tabIndex = 0;
     lastSquare = sq.dataset.square;
     if (moveFocus) sq.focus();
@@ -882,7 +882,7 @@
     emptyPreview = preview ? preview.outerHTML : "";
 
     squares = new Map($$(".sq[data-square]", board).map((sq) => [sq.dataset.square, sq]));
-    width = Number(getComputedStyle(board).getPropertyValue("--cols")) || $$(".col-head", board).length;
+    width = Number(board.style.getPropertyValue("--cols")) || $$(".col-head", board).length;
     height = $$(".board-row", board).length - 1;
     focusSquare(
       squares.get(lastSquare) || squares.get($(".sq-start", board)?.dataset.square) || squares.values().next().value,
@@ -1065,6 +1065,13 @@
         queued: area ? area.dataset.queued || "" : "",
       };
     }
+  });
+
+  // Before htmx walks a replaced #game-area, empty its parts with no hx- (docs/PERFORMANCE.md 5).
+  document.addEventListener("htmx:beforeCleanupElement", (event) => {
+    const old = event.target;
+    if (old.id !== "game-area" || document.getElementById("game-area") === old) return;
+    for (const part of old.querySelectorAll("#board, .move-list, .unseen-letters")) part.replaceChildren();
   });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
