@@ -83,6 +83,17 @@ class HostsUnavailable(RuntimeError):
 
 def missing() -> str | None:
     """Why SOAK_HOSTS=1 cannot run here, or None."""
+    reason = namespaces_missing()
+    if reason:
+        return reason
+    reason = servers.postgres_missing() or servers.redis_missing()
+    if reason:
+        return f"{reason}; the hosts reach only the soak's own servers"
+    return None
+
+
+def namespaces_missing() -> str | None:
+    """Why the namespaces cannot be made here, or None."""
     if not sys.platform.startswith("linux"):
         return "network namespaces are Linux's"
     if os.geteuid() != 0:
@@ -90,9 +101,6 @@ def missing() -> str | None:
     for tool, package in (("ip", "iproute2"), ("unshare", "util-linux"), ("mount", "util-linux")):
         if shutil.which(tool) is None:
             return f"{tool} is not installed (apt-get install {package})"
-    reason = servers.postgres_missing() or servers.redis_missing()
-    if reason:
-        return f"{reason}; the hosts reach only the soak's own servers"
     return None
 
 
