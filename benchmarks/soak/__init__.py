@@ -40,6 +40,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -371,12 +372,34 @@ async def _play(
             windows.append(report.Window(name, started, ended, wall, wall_end, note, spans))
             await pause(gap - config.grace_s)
 
+    # Ctrl-C, or the SIGINT ``hosts.run_outside`` passes on: the players stop now.
+    # asyncio.run's own handler only cancels, and a cancellation can be lost in a
+    # request (seen once: the players played on); the phase's end cannot be missed.
+    main, interrupted = asyncio.current_task(), []
+    loop = asyncio.get_running_loop()
+
+    def interrupt() -> None:
+        interrupted.append(True)
+        if not phase.stop_at and main is not None:  # the players have not begun
+            main.cancel()
+        phase.stop_at = min(phase.stop_at, time.monotonic())
+        for task in asyncio.all_tasks(loop):
+            if task is not main:
+                task.cancel()
+
+    loop.add_signal_handler(signal.SIGINT, interrupt)
     try:
         await phase.run([*(partial_player(one_player, p) for p in players), fault_loop])
+    except asyncio.CancelledError:
+        if not interrupted:
+            raise
     finally:
+        loop.remove_signal_handler(signal.SIGINT)
         executor.shutdown(wait=True)
         await asyncio.gather(*(p.close() for p in players))
         await connector.close()
+    if interrupted:
+        raise KeyboardInterrupt
     return report.Played(
         samples=phase.samples,
         windows=windows,

@@ -256,7 +256,7 @@ def unmake(plan: Plan) -> list[str]:
     return problems
 
 
-def run_outside(stop_after_s: float = 120.0) -> int:
+def run_outside(stop_after_s: float = 180.0) -> int:
     """The outer process of ``SOAK_HOSTS=1``: make the namespaces, run the soak inside the
     services one, delete them; its exit status (2 with one line when it cannot run)."""
     reason = missing()
@@ -288,6 +288,8 @@ def run_outside(stop_after_s: float = 120.0) -> int:
                 return child.wait()
             except KeyboardInterrupt:
                 break
+        # The inner soak stops its players (a fault under way ends first: up to a minute),
+        # then its processes and servers; what is still running after that is killed.
         say("interrupted: the soak stops its processes, then the namespaces are deleted")
         child.send_signal(signal.SIGINT)
         deadline = time.monotonic() + stop_after_s
