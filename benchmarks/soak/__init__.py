@@ -44,6 +44,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -387,14 +388,17 @@ async def _play(
             if task is not main:
                 task.cancel()
 
-    loop.add_signal_handler(signal.SIGINT, interrupt)
+    handled = threading.current_thread() is threading.main_thread()  # signals go there only
+    if handled:
+        loop.add_signal_handler(signal.SIGINT, interrupt)
     try:
         await phase.run([*(partial_player(one_player, p) for p in players), fault_loop])
     except asyncio.CancelledError:
         if not interrupted:
             raise
     finally:
-        loop.remove_signal_handler(signal.SIGINT)
+        if handled:
+            loop.remove_signal_handler(signal.SIGINT)
         executor.shutdown(wait=True)
         await asyncio.gather(*(p.close() for p in players))
         await connector.close()
