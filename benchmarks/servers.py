@@ -1,6 +1,8 @@
 """Private servers a run starts and breaks at will: PostgreSQL, Redis, an SMTP sink, a push service.
 
-Each is the run's own, on a free port of 127.0.0.1, never the machine's
+Each is the run's own, on a free port of 127.0.0.1 (and of ``host`` when
+one is given: ``SOAK_HOSTS=1`` serves the soak's hosts at its services
+namespace's address, ``benchmarks/soak/hosts.py``), never the machine's
 PostgreSQL (5432) or Redis (6379), which other people use. The soak
 (``benchmarks/soak``) plays on them while it stops, freezes and restarts
 them; the fault tests (``tests/faults``) wrap them in fixtures.
@@ -100,6 +102,7 @@ class PostgresServer:
     bin_dir: Path
     folder: Path
     port: int
+    host: str = "127.0.0.1"  # where ``url`` points; it listens on 127.0.0.1 too
 
     @property
     def data(self) -> Path:
@@ -110,7 +113,7 @@ class PostgresServer:
         return self.folder / "postgres.log"
 
     def url(self, database: str) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+        return f"postgres://postgres@{self.host}:{self.port}/{database}"
 
     def _run(self, program: str, *args: str, timeout: float = 120) -> None:
         command = [str(self.bin_dir / program), *args]
@@ -123,11 +126,17 @@ class PostgresServer:
 
     def init(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8")
+        if (
+            self.host != "127.0.0.1"
+        ):  # initdb trusts loopback only: the hosts of ``host``'s subnet too
+            with open(self.data / "pg_hba.conf", "a", encoding="utf-8") as hba:
+                hba.write("host all all samenet trust\n")
 
     def start(self, *settings: str) -> None:
         """Start it; ``settings`` adds ``name=value`` server settings to the defaults."""
+        listen = ",".join(dict.fromkeys(["127.0.0.1", self.host]))
         options = (
-            f"-c port={self.port} -c listen_addresses=127.0.0.1"
+            f"-c port={self.port} -c listen_addresses={listen}"
             f" -c unix_socket_directories={self.folder} -c fsync=off"
             " -c synchronous_commit=off -c full_page_writes=off"
         )
@@ -157,8 +166,9 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def private_postgres(*settings: str) -> Iterator[PostgresServer]:
-    """A running cluster in a fresh temporary folder, removed afterwards.
+def private_postgres(*settings: str, host: str = "127.0.0.1") -> Iterator[PostgresServer]:
+    """A running cluster in a fresh temporary folder, removed afterwards; it listens on
+    127.0.0.1 and ``host``, its ``url`` is ``host``'s.
 
     Check ``postgres_missing()`` first: this raises where initdb cannot run.
     """
@@ -170,7 +180,7 @@ def private_postgres(*settings: str) -> Iterator[PostgresServer]:
     if os.geteuid() == 0:
         owner = pwd.getpwnam(OWNER)
         os.chown(folder, owner.pw_uid, owner.pw_gid)
-    server = PostgresServer(bin_dir, folder, free_port())
+    server = PostgresServer(bin_dir, folder, free_port(), host)
     try:
         server.init()
         server.start(*settings)
@@ -191,26 +201,31 @@ def redis_missing() -> str | None:
 
 
 class RedisServer:
-    """One ``redis-server`` process on ``port``; ``stop``/``start`` keep the same port."""
+    """One ``redis-server`` process on ``port`` of 127.0.0.1 and ``host``, its ``url``
+    ``host``'s; ``stop``/``start`` keep the same port."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, host: str = "127.0.0.1") -> None:
         self.folder = folder
+        self.host = host
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://{self.host}:{self.port}/0"
 
     def start(self) -> None:
         assert self.process is None, "already running"
         # fmt: off
         command = [
-            REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
+            REDIS_SERVER, "--port", str(self.port),
+            "--bind", *dict.fromkeys(["127.0.0.1", self.host]),
             "--save", "", "--appendonly", "no", "--dir", str(self.folder),
             "--loglevel", "warning",
         ]
         # fmt: on
+        if self.host != "127.0.0.1":  # no password: Redis answers loopback only unless told
+            command += ["--protected-mode", "no"]
         self.process = subprocess.Popen(
             command,
             stdout=subprocess.DEVNULL,
@@ -250,10 +265,10 @@ class RedisServer:
 
 
 @contextlib.contextmanager
-def private_redis() -> Iterator[RedisServer]:
+def private_redis(host: str = "127.0.0.1") -> Iterator[RedisServer]:
     """A running private Redis in a temporary folder; stopped afterwards."""
     with tempfile.TemporaryDirectory(prefix="diamino-redis-") as folder:
-        server = RedisServer(Path(folder))
+        server = RedisServer(Path(folder), host)
         server.start()
         try:
             yield server
@@ -270,10 +285,13 @@ class SmtpServer:
     ``received`` holds every accepted message whole, for a test to read;
     ``keep_messages=False`` (a long run: thousands of emails) keeps only their
     headers. ``message_ids`` counts the accepted messages by ``Message-ID``, and
-    ``first_received`` notes when each first came.
+    ``first_received`` notes when each first came. It listens on ``host``.
     """
 
-    def __init__(self, *, keep_messages: bool = True, port: int | None = None) -> None:
+    def __init__(
+        self, *, keep_messages: bool = True, port: int | None = None, host: str = "127.0.0.1"
+    ) -> None:
+        self.host = host
         self.port = port or free_port()
         self.refusing = False
         self.keep_messages = keep_messages
@@ -312,7 +330,7 @@ class SmtpServer:
         from aiosmtpd.controller import Controller
 
         assert self._controller is None, "already running"
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = Controller(self, hostname=self.host, port=self.port)
         self._controller.start()
 
     def stop(self) -> None:
@@ -369,7 +387,7 @@ class Received:
 
 
 class PushService:
-    """A Web Push service on 127.0.0.1 that checks what a browser's would.
+    """A Web Push service on 127.0.0.1 (or ``host``) that checks what a browser's would.
 
     Each device it serves has a key pair made here (as a browser makes one);
     ``subscription()`` gives what the browser would hand the page. On every POST:
@@ -389,7 +407,14 @@ class PushService:
     ``refusing`` and ``rejected`` the requests refused for what they held.
     """
 
-    def __init__(self, vapid_public_key: str, *, keep_received: bool = True, port: int = 0) -> None:
+    def __init__(
+        self,
+        vapid_public_key: str,
+        *,
+        keep_received: bool = True,
+        port: int = 0,
+        host: str = "127.0.0.1",
+    ) -> None:
         self.vapid_public_key = vapid_public_key
         self.keep_received = keep_received
         self.devices: dict[str, Device] = {}
@@ -415,9 +440,9 @@ class PushService:
             def log_message(self, format: str, *args: object) -> None:
                 pass  # quiet
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.server = ThreadingHTTPServer((host, port), Handler)
         self.port = int(self.server.server_address[1])
-        self.origin = f"http://127.0.0.1:{self.port}"
+        self.origin = f"http://{host}:{self.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def start(self) -> None:

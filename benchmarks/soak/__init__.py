@@ -23,6 +23,12 @@ emails written, sent, lost and doubled (counted at the sink by Message-ID),
 pushes likewise (counted at the push service by the decrypted payload's
 ``id``, the outbox row's), the replies by email, 5xx answers, the latency outside the fault windows,
 and the errors in the logs. The exit status is 1 on any loss or double.
+
+With ``SOAK_HOSTS=1`` (``hosts.py``) ``run`` is given the namespaces' plan:
+the two web servers (half the web workers each), the worker and beat each run
+on a host of its own (a network namespace, its own data folder and nothing
+else of the machine's disk but the code), the services listen on the services
+namespace's address, and the players are spread over the two web hosts.
 """
 
 from __future__ import annotations
@@ -34,9 +40,11 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -46,12 +54,14 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import servers
+from benchmarks.soak import hosts as soak_hosts
 from benchmarks.soak import report
 from benchmarks.soak import stack as soak_stack
 from benchmarks.soak.mail import MailPlayer
 from benchmarks.web import stack as web_stack
 from benchmarks.web.client import Phase, Player, Think
 
+COLLECTSTATIC = ("collectstatic", "--no-input", "--verbosity", "0")
 UNIT = "2x13,3x4,4x3"  # the bench's 50 players in 20 tables
 UNIT_PLAYERS = 50
 
@@ -78,6 +88,7 @@ class SoakConfig:
     seed: int = 34
     think: Think = field(default_factory=Think)
     database_url: str = "postgres://postgres@127.0.0.1:5432/diamino_soak"
+    hosts: bool = False  # SOAK_HOSTS=1: each web process, the worker and beat on a host
 
     @property
     def table_spec(self) -> str:
@@ -130,6 +141,7 @@ class SoakConfig:
             seed=int(number("SOAK_SEED", base.seed)),
             think=scaled(base.think, number("SOAK_THINK_SCALE", 1.0)),
             database_url=environ.get("SOAK_DATABASE_URL", base.database_url),
+            hosts=environ.get("SOAK_HOSTS", "") not in ("", "0"),
         )
 
 
@@ -153,14 +165,23 @@ def say(text: str) -> None:
     print(f"soak {time.strftime('%H:%M:%S', time.gmtime())}: {text}", file=sys.stderr, flush=True)
 
 
-def run(config: SoakConfig) -> report.Report:
-    """The whole soak; raises ``web_stack.ServiceUnavailable`` when a service is missing."""
+def run(config: SoakConfig, plan: soak_hosts.Plan | None = None) -> report.Report:
+    """The whole soak; raises ``web_stack.ServiceUnavailable`` when a service is missing.
+
+    ``plan``: the namespaces ``hosts.run_outside`` made, this process running in the
+    services one (``SOAK_HOSTS=1``)."""
     missing = servers.redis_missing()
     if missing:
         raise web_stack.ServiceUnavailable(missing)
     notes: list[str] = []
     faults = config.faults
     private_pg = servers.postgres_missing() is None
+    if plan is not None and not private_pg:
+        raise web_stack.ServiceUnavailable(
+            f"SOAK_HOSTS=1 needs a PostgreSQL of the soak's own: {servers.postgres_missing()}"
+        )
+    # Where the services listen: the hosts reach them at the services namespace's address.
+    address = soak_hosts.SERVICES_ADDRESS if plan is not None else "127.0.0.1"
     if not private_pg:
         notes.append(
             "PostgreSQL restart not tried: "
@@ -171,21 +192,24 @@ def run(config: SoakConfig) -> report.Report:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="diamino-soak-")))
         say("starting PostgreSQL, Redis, the SMTP sink and the push service...")
         postgres = (
-            stack.enter_context(servers.private_postgres("max_connections=200"))
+            stack.enter_context(servers.private_postgres("max_connections=200", host=address))
             if private_pg
             else None
         )
-        redis = stack.enter_context(servers.private_redis())
-        sink = servers.SmtpServer(keep_messages=False)
+        redis = stack.enter_context(servers.private_redis(host=address))
+        sink = servers.SmtpServer(keep_messages=False, host=address)
         sink.start()
         stack.callback(sink.stop)
         vapid = servers.vapid_pair()
-        push = stack.enter_context(servers.PushService(vapid[0], keep_received=False))
+        push = stack.enter_context(servers.PushService(vapid[0], keep_received=False, host=address))
         database_url = postgres.url("diamino_soak") if postgres else config.database_url
         services = web_stack.check_services(database_url, redis.url)
         stack.enter_context(web_stack.fresh_database(services))
         port, mail_in_port = servers.free_port(), servers.free_port()
         env = soak_stack.site_env(services, folder, port, sink.port, mail_in_port, vapid)
+        places = _places(plan, folder) if plan is not None else {}
+        if plan is not None:
+            env = soak_hosts.shared_env(env)
         say(f"seeding {config.table_spec} x {config.game_rounds} games...")
         seed_env = {**env, "DATABASE_URL": web_stack.seed_database_url(services.database_url)}
         seeded = web_stack.seed(
@@ -194,14 +218,21 @@ def run(config: SoakConfig) -> report.Report:
         web_stack.step_database(services)
         devices = _devices(env, seeded["players"], config.push_share, push)  # type: ignore[arg-type]
         moves_before = _move_count(services.database_url)
-        procs = soak_stack.processes(env, folder, config.worker_concurrency)
+        procs = soak_stack.processes(env, folder, config.worker_concurrency, places)
         for process in procs.values():
             process.start()
             stack.callback(process.stop)
         stack.enter_context(soak_stack.supervise(procs, soak_stack.RESTART_AFTER))
         _audit(env, "queue")
-        say("starting gunicorn; the seed's emails go first...")
-        server = stack.enter_context(web_stack.gunicorn(env, port, config.web_workers, folder))
+        if plan is None:
+            say("starting gunicorn; the seed's emails go first...")
+            webs = {
+                "gunicorn": stack.enter_context(
+                    web_stack.gunicorn(env, port, config.web_workers, folder)
+                )
+            }
+        else:
+            webs = _web_hosts(stack, env, places, config.web_workers, folder)
         # The emails the seed wrote are sent (or skipped) before the players start, so the
         # emails' delays measure the soak, not a backlog it began with.
         seed_drained_s = _drain(services.database_url, config.drain_minutes * 60)
@@ -209,7 +240,7 @@ def run(config: SoakConfig) -> report.Report:
         the_stack = soak_stack.Stack(
             redis=redis,
             smtp=sink,
-            web=server,
+            webs=webs,
             processes=procs,
             postgres=postgres,
             push=push,
@@ -228,7 +259,8 @@ def run(config: SoakConfig) -> report.Report:
         time.sleep(3)  # a send that finished as the count reached zero: its bytes at the sink
         audit = _audit(env)
         alive = {name: p.alive() for name, p in procs.items()}
-        alive["gunicorn"] = server.process.poll() is None
+        alive |= {name: web.process.poll() is None for name, web in webs.items()}
+        host_lines = _host_lines(places, config, webs) if places else []
         logs = the_stack.logs()
         log_errors = report.log_errors(logs, played.windows)
         kept = web_stack.ROOT / "data" / "soak" / "logs"
@@ -255,6 +287,7 @@ def run(config: SoakConfig) -> report.Report:
         log_errors=log_errors,
         notes=notes,
         services=services,
+        hosts=host_lines,
         pushes=report.PushCounts(
             ids=dict(push.push_ids),
             first_received=dict(push.first_received),
@@ -277,8 +310,10 @@ async def _play(
     rng = random.Random(config.seed)
     mail_every = round(1 / config.mail_share) if config.mail_share > 0 else 0
     players: list[Player] = []
+    # With two web hosts, every other player on each (a player stays on one: sticky).
+    bases = [web.base_url for web in the_stack.webs.values()]
     for k, p in enumerate(seeded):
-        args = (the_stack.web.base_url, connector, str(p["username"]), int(p["game"]))
+        args = (bases[k % len(bases)], connector, str(p["username"]), int(p["game"]))
         if mail_every and k % mail_every == mail_every - 1:
             players.append(
                 MailPlayer(
@@ -338,12 +373,37 @@ async def _play(
             windows.append(report.Window(name, started, ended, wall, wall_end, note, spans))
             await pause(gap - config.grace_s)
 
+    # Ctrl-C, or the SIGINT ``hosts.run_outside`` passes on: the players stop now.
+    # asyncio.run's own handler only cancels, and a cancellation can be lost in a
+    # request (seen once: the players played on); the phase's end cannot be missed.
+    main, interrupted = asyncio.current_task(), []
+    loop = asyncio.get_running_loop()
+
+    def interrupt() -> None:
+        interrupted.append(True)
+        if not phase.stop_at and main is not None:  # the players have not begun
+            main.cancel()
+        phase.stop_at = min(phase.stop_at, time.monotonic())
+        for task in asyncio.all_tasks(loop):
+            if task is not main:
+                task.cancel()
+
+    handled = threading.current_thread() is threading.main_thread()  # signals go there only
+    if handled:
+        loop.add_signal_handler(signal.SIGINT, interrupt)
     try:
         await phase.run([*(partial_player(one_player, p) for p in players), fault_loop])
+    except asyncio.CancelledError:
+        if not interrupted:
+            raise
     finally:
+        if handled:
+            loop.remove_signal_handler(signal.SIGINT)
         executor.shutdown(wait=True)
         await asyncio.gather(*(p.close() for p in players))
         await connector.close()
+    if interrupted:
+        raise KeyboardInterrupt
     return report.Played(
         samples=phase.samples,
         windows=windows,
@@ -357,6 +417,78 @@ async def _play(
         seconds=phase.stop_at - phase.start,
         crashes=dict(crashes),
     )
+
+
+def _places(plan: soak_hosts.Plan, folder: Path) -> dict[str, soak_hosts.Place]:
+    """Each host's place: a data folder of its own in the soak's folder, which it does not
+    see (nor the checkout's ``data/``, where the soak keeps its logs)."""
+    hidden = (str(folder), str(web_stack.ROOT / "data"))
+    places = {}
+    for host in soak_hosts.HOSTS:
+        data_dir = folder / "hosts" / host
+        data_dir.mkdir(parents=True)
+        places[host] = soak_hosts.Place(plan, host, data_dir, hidden)
+    return places
+
+
+def _web_hosts(
+    stack: contextlib.ExitStack,
+    env: dict[str, str],
+    places: dict[str, soak_hosts.Place],
+    web_workers: int,
+    folder: Path,
+) -> dict[str, web_stack.Server]:
+    """gunicorn on each web host, half the web workers each, after ``collectstatic`` into
+    the host's own folder (the release installed on that machine)."""
+    webs = {}
+    for host in soak_hosts.WEB_HOSTS:
+        place = places[host]
+        say(f"{host}: collectstatic into its own folder, then gunicorn on {place.address}...")
+        done = subprocess.run(
+            place.wrap([sys.executable, str(web_stack.ROOT / "manage.py"), *COLLECTSTATIC]),
+            cwd=web_stack.ROOT,
+            env=place.env(env),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"collectstatic on {host} failed:\n{done.stderr[-3000:]}")
+        webs[host] = stack.enter_context(
+            web_stack.gunicorn(
+                place.env(env),
+                soak_hosts.WEB_PORT,
+                max(1, web_workers // len(soak_hosts.WEB_HOSTS)),
+                folder,
+                host=place.address,
+                name=host,
+                wrap=place.wrap,
+            )
+        )
+    return webs
+
+
+def _host_lines(
+    places: dict[str, soak_hosts.Place],
+    config: SoakConfig,
+    webs: dict[str, web_stack.Server],
+) -> list[str]:
+    """What ran where, and what each host left in its own folder."""
+    what = {
+        **{h: f"gunicorn, {webs[h].workers} workers" for h in webs},
+        "worker": f"Celery worker, {config.worker_concurrency} processes",
+        "beat": "Celery beat",
+    }
+    lines = [
+        f"{host} {place.address}: {what.get(host, '')}; its folder at the end: "
+        f"{soak_hosts.folder_summary(place.data_dir)}"
+        for host, place in places.items()
+    ]
+    return [
+        *lines,
+        f"services {soak_hosts.SERVICES_ADDRESS}: PostgreSQL, Redis, SMTP sink, push service, "
+        "mail-in, the players",
+    ]
 
 
 def partial_player(play: Any, player: Player) -> Any:

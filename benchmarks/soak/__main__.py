@@ -11,6 +11,9 @@ and ``SOAK_PUSH_SHARE`` (0.1 each: the players by email, those with a push
 device), ``SOAK_THINK_SCALE`` (the players' pauses times this), ``SOAK_FIRST_FAULT``
 (seconds), ``SOAK_SEED``; ``SOAK_DATABASE_URL`` where initdb is missing (a
 ``diamino_soak…`` database on the machine's PostgreSQL, dropped at the end).
+``SOAK_HOSTS=1``: the two web processes, the worker and beat each on a host of
+its own (network namespaces the command makes and deletes, ``hosts.py``; root
+only, and initdb needed).
 The summary is also written to ``data/soak/last-run.txt``, the logs to
 ``data/soak/logs/``. Exits 1 on any loss or double (a move, an email, a push,
 a reply), 2 when
@@ -19,20 +22,27 @@ the stack could not run.
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 
-from benchmarks.soak import SoakConfig, run
+from benchmarks.soak import SoakConfig, hosts, run
 from benchmarks.web.stack import ROOT, ServiceUnavailable
 
 
 def main() -> int:
     config = SoakConfig.from_env()
+    prefix = os.environ.get(hosts.ENV_NAME, "")
+    if config.hosts and not prefix:
+        return hosts.run_outside()  # makes the namespaces, runs this again in them
     try:
-        result = run(config)
+        result = run(config, hosts.Plan(prefix) if config.hosts else None)
     except ServiceUnavailable as exc:
         print(f"soak: cannot run: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("soak: interrupted; its processes and servers are stopped", file=sys.stderr)
+        return 130
     except Exception:
         traceback.print_exc()
         return 2

@@ -284,6 +284,7 @@ def build(
     log_errors: dict[str, dict[str, Any]],
     notes: list[str],
     services: Any,
+    hosts: list[str] | None = None,
     pushes: PushCounts | None = None,
 ) -> Report:
     out = Report()
@@ -295,6 +296,13 @@ def build(
         f"({played.mail_players} by email, {played.push_players} with a push device) for {played.seconds / 60:.1f} min, "
         f"{services.postgres_version}, {services.redis_version}"
     )
+    if hosts:
+        say(
+            "Hosts (SOAK_HOSTS=1: a network namespace each; on disk its own data folder and "
+            "the code, /tmp, /var/tmp, /dev/shm, the soak's folder and data/ empty):"
+        )
+        for line in hosts:
+            say(f"  {line}")
     say(f"Faults ({len(windows)}; each window runs {grace:.0f} s past the fault's end):")
     for w in windows:
         say(f"  {dt.datetime.fromtimestamp(w.wall_start, dt.UTC):%H:%M:%S} {w.name}: {w.note}")

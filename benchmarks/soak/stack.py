@@ -9,6 +9,11 @@ again as a supervisor (systemd's ``Restart=``) would.
 A fault (``FAULTS``) is a function of the stack, run in a thread while the
 players play; it returns when the service is back, and the soak notes its
 window.
+
+With ``SOAK_HOSTS=1`` (``hosts.py``) the worker and beat are each started on a
+host of their own and there are two web servers, each on its own host; the
+faults are the same (a signal reaches a process in another network namespace
+as any other).
 """
 
 from __future__ import annotations
@@ -21,11 +26,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.servers import PostgresServer, PushService, RedisServer, SmtpServer
+from benchmarks.soak import hosts as soak_hosts
 from benchmarks.web import stack as web_stack
 
 ROOT = web_stack.ROOT
@@ -164,11 +170,26 @@ def site_env(
     }
 
 
-def processes(env: dict[str, str], folder: Path, concurrency: int) -> dict[str, Process]:
-    """The worker, beat and mail-in, not started yet."""
+def processes(
+    env: dict[str, str],
+    folder: Path,
+    concurrency: int,
+    on_hosts: Mapping[str, soak_hosts.Place] | None = None,
+) -> dict[str, Process]:
+    """The worker, beat and mail-in, not started yet; with ``on_hosts``, the worker and
+    beat each on its host (mail-in stays with the services)."""
     celery = str(BIN / "celery")
+    places = on_hosts or {}
+    beat_folder = places["beat"].data_dir if "beat" in places else folder
+
+    def placed(name: str, command: list[str]) -> Process:
+        if name not in places:
+            return Process(name, command, env, folder / f"{name}.log")
+        place = places[name]
+        return Process(name, place.wrap(command), place.env(env), folder / f"{name}.log")
+
     return {
-        "worker": Process(
+        "worker": placed(
             "worker",
             [
                 celery,
@@ -181,10 +202,8 @@ def processes(env: dict[str, str], folder: Path, concurrency: int) -> dict[str, 
                 "--without-gossip",
                 "--without-mingle",
             ],
-            env,
-            folder / "worker.log",
         ),
-        "beat": Process(
+        "beat": placed(
             "beat",
             [
                 celery,
@@ -193,10 +212,8 @@ def processes(env: dict[str, str], folder: Path, concurrency: int) -> dict[str, 
                 "beat",
                 "--loglevel=WARNING",
                 "--schedule",
-                str(folder / "celerybeat-schedule"),
+                str(beat_folder / "celerybeat-schedule"),
             ],
-            env,
-            folder / "beat.log",
         ),
         "mail-in": Process(
             "mail-in",
@@ -213,7 +230,7 @@ class Stack:
 
     redis: RedisServer
     smtp: SmtpServer
-    web: web_stack.Server
+    webs: dict[str, web_stack.Server]  # "gunicorn", or each web host's by its name
     processes: dict[str, Process]
     postgres: PostgresServer | None  # None: the machine's PostgreSQL, never restarted
     push: PushService | None = None
@@ -224,7 +241,9 @@ class Stack:
     rng: random.Random = field(default_factory=random.Random)
 
     def logs(self) -> dict[str, Path]:
-        return {p.name: p.log for p in self.processes.values()} | {"gunicorn": self.web.log}
+        return {p.name: p.log for p in self.processes.values()} | {
+            name: web.log for name, web in self.webs.items()
+        }
 
     def log_sizes(self) -> dict[str, int]:
         sizes = {}
@@ -286,15 +305,18 @@ def push_503(stack: Stack) -> str:
 
 
 def web_worker_killed(stack: Stack) -> str:
-    pids = stack.web.worker_pids()
+    names = sorted(stack.webs)
+    name = stack.rng.choice(names) if len(names) > 1 else names[0]
+    where = "" if len(stack.webs) == 1 else f" on {name}"
+    pids = stack.webs[name].worker_pids()
     if not pids:
-        return "no gunicorn worker to kill"
+        return f"no gunicorn worker to kill{where}"
     pid = stack.rng.choice(pids)
     try:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
-        return f"gunicorn worker {pid} had already gone"
-    return f"SIGKILL to gunicorn worker {pid} (the master starts another)"
+        return f"gunicorn worker {pid}{where} had already gone"
+    return f"SIGKILL to gunicorn worker {pid}{where} (the master starts another)"
 
 
 FAULTS: dict[str, Callable[[Stack], str]] = {

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -361,16 +361,28 @@ class CpuMeter:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], port: int, workers: int, data_dir: Path) -> Iterator[Server]:
-    """gunicorn's sync workers on 127.0.0.1:``port``, stopped (and waited for) at the end."""
-    log = data_dir / "gunicorn.log"
+def gunicorn(
+    env: dict[str, str],
+    port: int,
+    workers: int,
+    data_dir: Path,
+    *,
+    host: str = "127.0.0.1",
+    name: str = "gunicorn",
+    wrap: Callable[[list[str]], list[str]] | None = None,
+) -> Iterator[Server]:
+    """gunicorn's sync workers on ``host``:``port``, stopped (and waited for) at the end,
+    its output in ``data_dir``/``name``.log. ``wrap`` puts the command in front of what
+    runs it (``SOAK_HOSTS=1``: a host of its own), which must exec gunicorn in the
+    same process, so that the process is the master."""
+    log = data_dir / f"{name}.log"
     command = [
         str(Path(sys.executable).parent / "gunicorn"),
         "diamino_site.wsgi",
         "--workers",
         str(workers),
         "--bind",
-        f"127.0.0.1:{port}",
+        f"{host}:{port}",
         "--backlog",
         "2048",  # hundreds of players may be waiting at once
         "--timeout",
@@ -378,9 +390,11 @@ def gunicorn(env: dict[str, str], port: int, workers: int, data_dir: Path) -> It
         "--log-level",
         "warning",
     ]
+    if wrap is not None:
+        command = wrap(command)
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    server = Server(process, f"http://127.0.0.1:{port}", workers, log)
+    server = Server(process, f"http://{host}:{port}", workers, log)
     try:
         _wait_ready(server)
         yield server

@@ -171,7 +171,7 @@ def test_the_push_503_fault_refuses_for_its_seconds_then_takes_again() -> None:
         the_stack = soak_stack.Stack(
             redis=None,  # type: ignore[arg-type]  # the fault touches the push service only
             smtp=None,  # type: ignore[arg-type]
-            web=None,  # type: ignore[arg-type]
+            webs={},
             processes={},
             postgres=None,
             push=service,
