@@ -75,6 +75,14 @@ PRIVATE_DISK = (
     'cd "$back" && exec "$@"'
 )
 HIDDEN = ("/tmp", "/var/tmp", "/dev/shm")
+# The checkout and the venv the hosts run: a folder of HIDDEN that holds either (a
+# clone made under /tmp) stays as it is, or the hosts would find no code to run.
+CODE = (Path(__file__).resolve().parents[2], Path(sys.prefix).resolve())
+
+
+def hideable(folders: tuple[str, ...]) -> list[str]:
+    """``folders`` less those that hold the code the hosts run (``CODE``)."""
+    return [d for d in folders if not any(code.is_relative_to(d) for code in CODE)]
 
 
 class HostsUnavailable(RuntimeError):
@@ -159,7 +167,7 @@ class Plan:
         where ``HIDDEN`` and ``hidden`` are empty and ``data_dir`` is all it has on disk.
         ``ip netns exec``, ``unshare`` and the shell each exec the next: the process
         started is the program itself (its pid, its process group)."""
-        hide = ":".join([*HIDDEN, *hidden])
+        hide = ":".join(hideable((*HIDDEN, *hidden)))
         return [
             *("ip", "netns", "exec", self.namespace(host)),
             *("unshare", "--mount", "--propagation", "private"),

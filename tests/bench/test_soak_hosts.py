@@ -151,7 +151,9 @@ def test_a_host_sees_its_own_folder_only_and_reaches_the_services(
     assert seen["own"] == ["already-there", "written-by-the-host"]
     assert (own / "written-by-the-host").read_text() == "mine"  # its own folder is on disk
     assert seen["other"] is False  # another host's folder: not there
-    assert seen["outside"] is False and seen["tmp"] is False  # /tmp is its own
+    # /tmp is its own, unless the checkout itself is under /tmp (hosts.hideable).
+    tmp_hidden = hosts.hideable(("/tmp",)) == ["/tmp"]
+    assert seen["outside"] is not tmp_hidden and seen["tmp"] is not tmp_hidden
     assert seen["cwd"] == str(Path(__file__).parent)
     assert seen["heard"] == "services"
     # The program is the process started (the wrappers exec it): a signal to it, or to
@@ -173,3 +175,10 @@ def test_unmake_ends_what_is_left_in_the_namespaces_and_deletes_them(tmp_path: P
         assert hosts.unmake(plan) == []
     assert left.wait(timeout=10) != 0  # killed
     assert not set(plan.namespaces) & _netns()
+
+
+def test_a_folder_holding_the_code_is_never_hidden_from_the_hosts() -> None:
+    """A clone under /tmp: /tmp stays, or the hosts would have no code to run."""
+    checkout = hosts.CODE[0]
+    assert hosts.hideable((str(checkout.parent), "/elsewhere")) == ["/elsewhere"]
+    assert hosts.hideable((str(checkout / "data"),)) == [str(checkout / "data")]
