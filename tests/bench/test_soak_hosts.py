@@ -97,11 +97,15 @@ with socket.create_server((sys.argv[1], 0)) as server:
 """
 
 
-@pytest.fixture
-def plan() -> Iterator[hosts.Plan]:
+def need_namespaces() -> None:
     reason = hosts.namespaces_missing()
     if reason:
         pytest.skip(f"SOAK_HOSTS=1 cannot run here: {reason}")
+
+
+@pytest.fixture
+def plan() -> Iterator[hosts.Plan]:
+    need_namespaces()
     made = hosts.Plan(f"diamino-test-{os.getpid()}")
     try:
         hosts.make(made)
@@ -162,9 +166,7 @@ def test_a_host_sees_its_own_folder_only_and_reaches_the_services(
 
 
 def test_unmake_ends_what_is_left_in_the_namespaces_and_deletes_them(tmp_path: Path) -> None:
-    reason = hosts.namespaces_missing()
-    if reason:
-        pytest.skip(f"SOAK_HOSTS=1 cannot run here: {reason}")
+    need_namespaces()
     plan = hosts.Plan(f"diamino-test-{os.getpid()}-left")
     try:
         hosts.make(plan)
