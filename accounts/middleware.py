@@ -18,16 +18,18 @@ class UserPreferencesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
+        zone = None
         if user is not None and user.is_authenticated:
             translation.activate(user.language)
             request.LANGUAGE_CODE = user.language
             try:
-                timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
+                zone = zoneinfo.ZoneInfo(user.time_zone)
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                timezone.deactivate()
-        else:
-            timezone.deactivate()
-        response = self.get_response(request)
+                zone = None
+        # The player's zone for this request only: whatever runs next in this
+        # thread (another request, a task run eagerly) keeps the site's zone.
+        with timezone.override(zone):
+            response = self.get_response(request)
         self._remember_language_switch(request, response)
         return response
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache as django_cache
-from django.utils import translation
+from django.utils import timezone, translation
 
 from infra.celery import app as celery_app
 
@@ -170,16 +170,19 @@ def embedded_defaults(request: pytest.FixtureRequest, settings) -> Iterator[None
 
 
 @pytest.fixture(autouse=True)
-def default_language() -> Iterator[None]:
-    """Each test starts in the site's language (French), whatever the last request activated.
+def default_language_and_zone() -> Iterator[None]:
+    """Each test starts in the site's language (French) and time zone (Paris).
 
     LocaleMiddleware activates a request's language in the thread and leaves it
     there: without this, a test calling a view or a template directly spoke the
-    language of whichever test ran before it.
+    language of whichever test ran before it. The zone is reset too, so that a
+    test that activates one cannot move the clock of the next.
     """
     translation.deactivate()
+    timezone.deactivate()
     yield
     translation.deactivate()
+    timezone.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import EmailChoice, User
 from tests.factories import PASSWORD, make_player, page_language
@@ -61,6 +62,14 @@ def test_pages_follow_the_players_language_and_time_zone() -> None:
     page = client.get(reverse("accounts:settings")).content.decode()
     assert page_language(page) == "en"
     assert '<option value="Asia/Tokyo" selected>' in page
+
+
+def test_a_players_time_zone_lasts_for_their_own_request_only() -> None:
+    # What runs next in the same thread (an email rendered by a task run in
+    # place, the next request) keeps the site's zone, not the last player's.
+    client, _ = signed_in("alice", time_zone="America/New_York")
+    assert client.get(reverse("accounts:settings")).status_code == 200
+    assert timezone.get_current_timezone_name() == "Europe/Paris"
 
 
 @pytest.mark.parametrize(
