@@ -51,6 +51,9 @@ if WORKER and os.environ.get("DIAMINO_TEST_WORKER") != WORKER:
 
 from diamino_site.settings import *  # noqa: E402, F403  (the site's settings, read after the above)
 
+# The test run's own flush, quicker on PostgreSQL (tests/management/commands/flush.py).
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.apps.TestsConfig"]  # noqa: F405
+
 # The embedded default's test database is a file in the worker's data folder, not
 # Django's shared in-memory SQLite: in shared-cache memory a read meeting another
 # thread's write fails at once ("database table is locked") whatever the timeout,
