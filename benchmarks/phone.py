@@ -56,7 +56,8 @@ from rules import Place
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
-CHROMIUM = os.environ.get("DIAMINO_CHROMIUM") or "/usr/bin/chromium"  # as the tests read it
+# The whole browser, as a phone runs it (the tests use its headless shell where installed).
+CHROMIUM = os.environ.get("DIAMINO_CHROMIUM") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},

@@ -17,10 +17,10 @@ from django.conf import settings as django_settings
 from django.core import mail
 from django.test import Client
 
-from tests.conftest import CHROMIUM
+from tests.conftest import CHROMIUM, FULL_CHROMIUM
 
 if TYPE_CHECKING:  # Playwright may be missing: the tests then skip, they must still collect
-    from playwright.sync_api import Page
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 # Playwright's sync API runs an asyncio event loop in the test thread (in a
 # greenlet) from the first browser test to the end of the session, so Django
@@ -80,24 +80,46 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
+@pytest.fixture(scope="session")
+def full_chromium(playwright: Playwright, browser_type_launch_args: dict) -> Iterator[Browser]:
+    """The whole browser, for the tests marked ``full_chromium`` where the others run in
+    its headless shell (tests/conftest.py): launched once per worker, when one asks."""
+    browser = playwright.chromium.launch(
+        **{**browser_type_launch_args, "executable_path": FULL_CHROMIUM}
+    )
+    yield browser
+    browser.close()
+
+
 @pytest.fixture
-def new_context(new_context) -> Iterator[Callable[..., Any]]:
+def new_context(
+    new_context, request: pytest.FixtureRequest, browser_context_args: dict
+) -> Iterator[Callable[..., Any]]:
     """pytest-playwright's contexts, failing the test on any CSP violation in any page.
 
     The policy (settings.CONTENT_SECURITY_POLICY) blocks inline scripts and
     handlers; a template or script that brings one back breaks the page where
-    the browser enforces it, so every browser test watches for it.
+    the browser enforces it, so every browser test watches for it. A test marked
+    ``full_chromium`` gets its contexts from the whole browser instead.
     """
     violations: list[str] = []
+    whole: list[BrowserContext] = []
 
     def make(**kwargs: Any) -> Any:
-        context = new_context(**kwargs)
+        if request.node.get_closest_marker("full_chromium") and FULL_CHROMIUM != CHROMIUM:
+            browser = request.getfixturevalue("full_chromium")
+            context = browser.new_context(**browser_context_args, **kwargs)
+            whole.append(context)
+        else:
+            context = new_context(**kwargs)
         context.expose_function("__diaminoCspViolation", lambda text: violations.append(text))
         context.add_init_script(CSP_LISTENER)
         return context
 
     make.violations = violations  # type: ignore[attr-defined]
     yield make
+    for context in whole:
+        context.close()
     assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 

@@ -11,9 +11,10 @@ import os
 import pytest
 
 from tests.browser import positions as pos
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.pages import expect
 from tests.browser.test_hint_placement import against_computer_moving_first
+from tests.conftest import FULL_CHROMIUM
 from tests.factories import make_player
 
 pytestmark = [
@@ -29,7 +30,7 @@ def browser_type_launch_args(browser_type_launch_args):
     args = [a for a in CHROMIUM_ARGS if a != "--headless"] + ["--force-renderer-accessibility"]
     return {
         **browser_type_launch_args,
-        "executable_path": CHROMIUM,
+        "executable_path": FULL_CHROMIUM,  # headed: the whole browser
         "args": args,
         "headless": False,
     }

@@ -72,6 +72,7 @@ def test_the_offline_page_stands_in_for_a_game_page_never_a_copy_of_it(browse, g
     expect(page.locator("#board")).to_be_visible()  # the game again, from the server
 
 
+@pytest.mark.full_chromium  # the headless shell shows no notification (getNotifications is empty)
 def test_a_push_delivered_to_the_worker_shows_the_games_notification(
     browse, game, settings, site
 ) -> None:
