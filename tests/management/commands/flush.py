@@ -11,7 +11,8 @@ This one, found before Django's own because the app is installed (Django's
 documented "overriding commands"), leaves the database as Django's would: one
 query finds the tables that hold rows, one transaction DELETEs them (Django's
 foreign keys are checked at the commit, so the order does not matter), and
-``post_migrate`` is sent as Django sends it, which puts back what it owns.
+``post_migrate`` is sent by the function Django's flush calls, which puts back
+what it owns.
 The content types and the permissions are not deleted, as post_migrate would
 write the same rows again: only their ids stay (no test reads them). The
 sequences are not reset, as with Django's ``flush`` in a test; asked by hand
@@ -22,10 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.apps import apps
 from django.core.management.commands import flush
+from django.core.management.sql import emit_post_migrate_signal
 from django.db import connections, transaction
-from django.db.models.signals import post_migrate
 
 # Filled by post_migrate with the same rows whatever the test did.
 KEPT = frozenset({"django_content_type", "auth_permission"})
@@ -55,14 +55,5 @@ class Command(flush.Command):
             )
             for (table,) in cursor.fetchall():
                 cursor.execute(f"DELETE FROM {quote(table)}")
-        if options.get("inhibit_post_migrate"):
-            return
-        for app_config in apps.get_app_configs():
-            if app_config.models_module is not None:
-                post_migrate.send(
-                    sender=app_config,
-                    app_config=app_config,
-                    verbosity=options["verbosity"],
-                    interactive=False,
-                    using=database,
-                )
+        if not options.get("inhibit_post_migrate"):
+            emit_post_migrate_signal(options["verbosity"], False, database)  # as Django's flush
