@@ -409,8 +409,9 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            # Hashed names (cached for a year by browsers) and compressed copies.
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # Our scripts and style sheets minified, then hashed names (cached for a
+            # year by browsers) and compressed copies (diamino_site/storage.py).
+            else "diamino_site.storage.StaticStorage"
         )
     },
 }

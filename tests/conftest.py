@@ -4,7 +4,7 @@ Tests run on the embedded default (eager Celery, local-memory cache) whatever
 the environment says, so they behave the same on every machine. Tests marked
 ``services`` use the real PostgreSQL and Redis named by ``DATABASE_URL`` and
 ``REDIS_URL``; tests marked ``browser`` need Debian's Chromium (``axe`` also
-npm's axe-core in ``node_modules``), ``gettext`` GNU gettext. Each kind skips
+npm's axe-core in ``node_modules``), ``node`` Node.js, ``gettext`` GNU gettext. Each kind skips
 with its reason where the thing is missing, and fails instead when CI sets
 ``DIAMINO_REQUIRE_SERVICES=1`` / ``DIAMINO_REQUIRE_BROWSER=1``
 / ``DIAMINO_REQUIRE_GETTEXT=1``.
@@ -95,6 +95,12 @@ def axe_missing() -> str | None:
     return None
 
 
+def node_missing() -> str | None:
+    if shutil.which("node") is None:
+        return "Node.js is not installed (apt-get install nodejs)"
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     checks: dict[str, tuple[Callable[[], str | None], str]] = {
         "services": (services_missing, "DIAMINO_REQUIRE_SERVICES"),
@@ -102,6 +108,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         "full_chromium": (full_browser_missing, "DIAMINO_REQUIRE_BROWSER"),
         "gettext": (gettext_missing, "DIAMINO_REQUIRE_GETTEXT"),
         "axe": (axe_missing, "DIAMINO_REQUIRE_BROWSER"),
+        "node": (node_missing, "DIAMINO_REQUIRE_BROWSER"),
     }
     for item in items:
         for marker, (missing, variable) in checks.items():

@@ -1,10 +1,15 @@
-"""With DEBUG off, a page's static URLs are the manifest's hashed names (WhiteNoise's storage)."""
+"""With DEBUG off, a page's static URLs are the manifest's hashed names (WhiteNoise's storage),
+and our scripts and style sheets are served minified (diamino_site/storage.py)."""
 
 from __future__ import annotations
 
+import gzip
 import json
+import subprocess
+from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.management import call_command
 from django.template import engines
@@ -36,3 +41,48 @@ def test_collectstatic_hashes_and_the_static_tag_gives_the_new_name(tmp_path, se
     second = collect("body { color: navy; }\n")
     assert second != first
     assert tag.render() == staticfiles_storage.url("css/site.css") == f"/static/{second}"
+
+
+def collect_for_production(tmp_path, settings) -> dict[str, str]:
+    """``collectstatic`` of the real files with the production storage; the manifest's names."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "diamino_site.storage.StaticStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    names: dict[str, str] = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    return names
+
+
+def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
+    tmp_path, settings
+) -> None:
+    names = collect_for_production(tmp_path, settings)
+
+    for name in ("js/board.js", "js/site.js", "js/menu.js", "css/board.css", "css/site.css"):
+        source = finders.find(name)
+        assert isinstance(source, str)
+        original = Path(source).read_bytes()
+        served = (tmp_path / names[name]).read_bytes()
+        assert len(served) < 0.8 * len(original), name
+        assert gzip.decompress((tmp_path / (names[name] + ".gz")).read_bytes()) == served
+        # Named by the minified file's own hash: a new minifier gives a new name.
+        assert names[name] != name
+    # The packages' files are served as they come.
+    for name in ("django_htmx/htmx-2.min.js", "admin/js/core.js", "favicon.svg"):
+        source = finders.find(name)
+        assert isinstance(source, str)
+        assert (tmp_path / names[name]).read_bytes() == Path(source).read_bytes(), name
+
+
+@pytest.mark.node
+def test_every_minified_script_still_parses(tmp_path, settings) -> None:
+    names = collect_for_production(tmp_path, settings)
+    ours = [name for name in names if name.startswith("js/") and name.endswith(".js")]
+    assert "js/board.js" in ours and "js/push.js" in ours
+    for name in ours:
+        checked = subprocess.run(
+            ["node", "--check", str(tmp_path / names[name])], capture_output=True, text=True
+        )
+        assert checked.returncode == 0, f"{name}: {checked.stderr}"
