@@ -83,7 +83,8 @@
 
   function tileMarkup(letter, value, diable, extraClass) {
     const span = document.createElement("span");
-    span.className = `tile board-tile${diable ? " is-diable" : ""}${extraClass ? ` ${extraClass}` : ""}`;
+    // No template literal inside another: collectstatic's minifier (rjsmin) mangles them.
+    span.className = ["tile", "board-tile", diable && "is-diable", extraClass].filter(Boolean).join(" ");
     span.setAttribute("aria-hidden", "true");
     // Two words in the page's text, "R 1", as the square's name says them (see tile_face in board.py).
     span.innerHTML = '<span class="tile-letter"></span> <span class="tile-value"></span>';

@@ -8,19 +8,23 @@ moves are known in advance) and to check what the pages did.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings as django_settings
+from django.contrib.staticfiles import finders
 from django.core import mail
 from django.test import Client
 
+from diamino_site.storage import minifier
 from tests.conftest import CHROMIUM, FULL_CHROMIUM
 
 if TYPE_CHECKING:  # Playwright may be missing: the tests then skip, they must still collect
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
 
 # Playwright's sync API runs an asyncio event loop in the test thread (in a
 # greenlet) from the first browser test to the end of the session, so Django
@@ -80,6 +84,31 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
+# The scripts and style sheets as production serves them. The live server serves the
+# sources; every page of every browser test gets our js/ and css/ minified instead, as
+# collectstatic minifies them (diamino_site/storage.py), so a minifier that changes what
+# a script does fails the tests that use it (rjsmin, for one, does not handle a
+# template literal nested in another).
+@functools.cache
+def minified(name: str) -> str | None:
+    """Static file ``name`` as collectstatic would write it, or None if it is not minified."""
+    minify, found = minifier(name), finders.find(name)
+    if minify is None or not isinstance(found, str):
+        return None
+    with open(found, encoding="utf-8") as source:
+        return minify(source.read())
+
+
+def serve_minified(route: Route) -> None:
+    path = urlsplit(route.request.url).path
+    text = minified(path.removeprefix("/" + django_settings.STATIC_URL.strip("/") + "/"))
+    if text is None:
+        route.fallback()
+        return
+    kind = "text/css" if path.endswith(".css") else "text/javascript"
+    route.fulfill(body=text, content_type=f"{kind}; charset=utf-8")
+
+
 @pytest.fixture(scope="session")
 def full_chromium(playwright: Playwright, browser_type_launch_args: dict) -> Iterator[Browser]:
     """The whole browser, for the tests marked ``full_chromium`` where the others run in
@@ -95,7 +124,8 @@ def full_chromium(playwright: Playwright, browser_type_launch_args: dict) -> Ite
 def new_context(
     new_context, request: pytest.FixtureRequest, browser_context_args: dict
 ) -> Iterator[Callable[..., Any]]:
-    """pytest-playwright's contexts, failing the test on any CSP violation in any page.
+    """pytest-playwright's contexts, failing the test on any CSP violation in any page,
+    and served our scripts and style sheets minified (``serve_minified``).
 
     The policy (settings.CONTENT_SECURITY_POLICY) blocks inline scripts and
     handlers; a template or script that brings one back breaks the page where
@@ -114,6 +144,7 @@ def new_context(
             context = new_context(**kwargs)
         context.expose_function("__diaminoCspViolation", lambda text: violations.append(text))
         context.add_init_script(CSP_LISTENER)
+        context.route(f"**/{django_settings.STATIC_URL.strip('/')}/**", serve_minified)
         return context
 
     make.violations = violations  # type: ignore[attr-defined]

@@ -1,15 +1,15 @@
 """The scripts and style sheets as production serves them, minified by collectstatic
-(diamino_site/storage.py), play a move on a phone.
+(diamino_site/storage.py), on a phone.
 
-The other browser tests load the sources from the live server; here the browser gets
-what ``collectstatic`` would give it instead: the same files through the same minifier.
+Every browser test's pages get the minified files (``serve_minified`` in conftest.py):
+this one checks that they do, and plays a move with the tiles placed, taken back and
+placed again, which is where a minifier that changed a script showed first.
 """
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.staticfiles import finders
-from playwright.sync_api import Route
 
 from diamino_site.storage import minifier
 from games.models import Game
@@ -20,6 +20,8 @@ from tests.games.conftest import rig, seat_at, start_game
 
 pytestmark = pytest.mark.browser
 
+FETCH = "(path) => fetch(path).then((answer) => answer.text())"
+
 
 @pytest.fixture
 def game(transactional_db) -> Game:
@@ -28,36 +30,30 @@ def game(transactional_db) -> Game:
     )
 
 
-def test_the_minified_scripts_and_style_sheets_play_a_move_on_a_phone(browse, game) -> None:
-    minified: list[str] = []
-
-    def serve(route: Route) -> None:
-        name = route.request.url.split("/static/", 1)[1].split("?", 1)[0]
-        minify = minifier(name)
-        found = finders.find(name)
-        if minify is None or not isinstance(found, str):
-            route.continue_()
-            return
-        with open(found, encoding="utf-8") as source:
-            text = source.read()
-        small = minify(text)
-        assert len(small) < len(text), name
-        minified.append(name)
-        kind = "text/css" if name.endswith(".css") else "text/javascript"
-        route.fulfill(body=small, content_type=f"{kind}; charset=utf-8")
-
+def test_the_pages_get_the_minified_files_and_play_a_move_on_a_phone(browse, game) -> None:
     page = browse(seat_at(game, 0).player, phone=True)
-    page.route("**/static/**", serve)
     page.goto(f"/parties/{game.pk}/")
-    assert {"js/board.js", "js/site.js", "js/menu.js", "css/site.css", "css/board.css"} <= set(
-        minified
-    )
-    # menu.js folded the menu on the phone, the style sheets laid the board out.
+    for name in ("js/board.js", "js/site.js", "js/menu.js", "css/site.css", "css/board.css"):
+        source, minify = finders.find(name), minifier(name)
+        assert isinstance(source, str) and minify is not None
+        with open(source, encoding="utf-8") as file:
+            text = file.read()
+        served = page.evaluate(FETCH, f"/static/{name}")
+        assert served == minify(text) and len(served) < len(text), name
+    # menu.js folded the menu on the phone; the style sheets laid the board out in a grid.
     expect(page.locator("#site-menu")).not_to_have_attribute("open", "")
-    assert page.locator("#board .sq").first.bounding_box()["width"] >= 24
+    h8, i8 = (pages.square(page, name).bounding_box() for name in ("H8", "I8"))
+    assert h8 and i8 and h8["y"] == i8["y"] and h8["x"] < i8["x"] and h8["width"] < 390 / 15
 
     for letter, square in zip("CHAT", ("H8", "I8", "J8", "K8"), strict=True):
         pages.tap(page, letter, square)
+    pending = page.locator("#board .board-tile.is-pending")
+    expect(pending).to_have_count(4)
+    pages.square(page, "K8").tap()  # taken back to the hand
+    expect(pending).to_have_count(3)
+    expect(pages.square(page, "K8").locator(".board-tile")).to_have_count(0)
+    pages.tap(page, "T", "K8")
+    expect(pending).to_have_count(4)
     pages.expect_preview_ok(page, "CHAT")
     pages.play(page)
-    expect(page.locator("#board [data-square='H8']")).to_contain_text("C")
+    expect(pages.square(page, "H8")).to_contain_text("C")

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.template import engines
 
+from diamino_site.storage import StaticStorage
+
 STORAGE = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_collectstatic_hashes_and_the_static_tag_gives_the_new_name(tmp_path, settings) -> None:
@@ -59,21 +64,52 @@ def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
     tmp_path, settings
 ) -> None:
     names = collect_for_production(tmp_path, settings)
+    storage = StaticStorage(location=tmp_path)
 
+    served: dict[str, bytes] = {}
     for name in ("js/board.js", "js/site.js", "js/menu.js", "css/board.css", "css/site.css"):
         source = finders.find(name)
         assert isinstance(source, str)
         original = Path(source).read_bytes()
-        served = (tmp_path / names[name]).read_bytes()
-        assert len(served) < 0.8 * len(original), name
-        assert gzip.decompress((tmp_path / (names[name] + ".gz")).read_bytes()) == served
-        # Named by the minified file's own hash: a new minifier gives a new name.
-        assert names[name] != name
+        served[name] = (tmp_path / names[name]).read_bytes()
+        assert len(served[name]) < 0.8 * len(original), name
+        # The unhashed copy and the gzipped one are the same minified file...
+        assert (tmp_path / name).read_bytes() == served[name]
+        assert gzip.decompress((tmp_path / (names[name] + ".gz")).read_bytes()) == served[name]
+        # ...and its name carries the minified file's own hash: a new minifier, a new name.
+        assert f".{storage.file_hash(name, ContentFile(served[name]))}." in names[name]
     # The packages' files are served as they come.
     for name in ("django_htmx/htmx-2.min.js", "admin/js/core.js", "favicon.svg"):
         source = finders.find(name)
         assert isinstance(source, str)
         assert (tmp_path / names[name]).read_bytes() == Path(source).read_bytes(), name
+
+    # Collected again, nothing changed: the same names and the same files.
+    assert collect_for_production(tmp_path, settings) == names
+    assert all((tmp_path / names[name]).read_bytes() == text for name, text in served.items())
+    # A dry run writes nothing, the manifest least of all.
+    manifest = (tmp_path / "staticfiles.json").read_bytes()
+    call_command("collectstatic", interactive=False, verbosity=0, dry_run=True)
+    assert (tmp_path / "staticfiles.json").read_bytes() == manifest
+
+
+# rjsmin keeps a template literal only when it holds no other one ("(Unnested) template
+# literals", its documentation): it dropped the space of `a${b ? ` ${c}` : ""}`.
+NESTED_TEMPLATE = re.compile(r"\$\{[^}\n]*`")
+
+
+def test_no_script_of_ours_nests_a_template_literal_in_another() -> None:
+    scripts = sorted((ROOT / "static" / "js").glob("*.js"))
+    assert scripts
+    nested = [
+        f"{script.name}:{number}: {line.strip()}"
+        for script in scripts
+        for number, line in enumerate(script.read_text().splitlines(), start=1)
+        if NESTED_TEMPLATE.search(line)
+    ]
+    assert not nested, "a template literal inside another (rjsmin mangles it):\n" + "\n".join(
+        nested
+    )
 
 
 @pytest.mark.node
