@@ -45,17 +45,16 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
     def post_process(
         self, paths: dict[str, tuple[Storage, str]], dry_run: bool = False, **options: Any
     ) -> Iterator[tuple[str, str | None, Any]]:
-        if not dry_run:
-            paths = dict(paths)
-            for name, (source, path) in list(paths.items()):
-                minify = minifier(name)
-                if minify is None:
-                    continue
-                with source.open(path) as file:
-                    small = minify(file.read().decode("utf-8"))
-                # The hashes are then the minified files', and so are the gzipped copies.
-                self.delete(name)
-                paths[name] = (self, self.save(name, ContentFile(small.encode("utf-8"))))
+        collected = dict(paths)
+        for name, (source, path) in paths.items():
+            minify = None if dry_run else minifier(name)
+            if minify is None:
+                continue
+            with source.open(path) as file:
+                small = minify(file.read().decode("utf-8"))
+            # The hashes are then the minified files', and so are the gzipped copies.
+            self.delete(name)
+            collected[name] = (self, self.save(name, ContentFile(small.encode("utf-8"))))
         # By name: Django's and WhiteNoise's post_process read it from their keywords (a dry
         # run passed by position would write an empty manifest).
-        yield from super().post_process(paths, dry_run=dry_run, **options)
+        yield from super().post_process(collected, dry_run=dry_run, **options)

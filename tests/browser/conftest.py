@@ -99,9 +99,14 @@ def minified(name: str) -> str | None:
         return minify(source.read())
 
 
+def static_prefix() -> str:
+    """The path under which the live server serves the static files: ``/static/``."""
+    return "/" + django_settings.STATIC_URL.strip("/") + "/"
+
+
 def serve_minified(route: Route) -> None:
     path = urlsplit(route.request.url).path
-    text = minified(path.removeprefix("/" + django_settings.STATIC_URL.strip("/") + "/"))
+    text = minified(path.removeprefix(static_prefix()))
     if text is None:
         route.fallback()
         return
@@ -144,7 +149,7 @@ def new_context(
             context = new_context(**kwargs)
         context.expose_function("__diaminoCspViolation", lambda text: violations.append(text))
         context.add_init_script(CSP_LISTENER)
-        context.route(f"**/{django_settings.STATIC_URL.strip('/')}/**", serve_minified)
+        context.route(f"**{static_prefix()}**", serve_minified)
         return context
 
     make.violations = violations  # type: ignore[attr-defined]

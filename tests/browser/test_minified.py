@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.staticfiles import finders
 
-from diamino_site.storage import minifier
 from games.models import Game
 from tests.browser import pages
+from tests.browser.conftest import minified, static_prefix
 from tests.browser.pages import expect
 from tests.factories import make_player
 from tests.games.conftest import rig, seat_at, start_game
@@ -34,12 +34,12 @@ def test_the_pages_get_the_minified_files_and_play_a_move_on_a_phone(browse, gam
     page = browse(seat_at(game, 0).player, phone=True)
     page.goto(f"/parties/{game.pk}/")
     for name in ("js/board.js", "js/site.js", "js/menu.js", "css/site.css", "css/board.css"):
-        source, minify = finders.find(name), minifier(name)
-        assert isinstance(source, str) and minify is not None
+        source = finders.find(name)
+        assert isinstance(source, str)
         with open(source, encoding="utf-8") as file:
             text = file.read()
-        served = page.evaluate(FETCH, f"/static/{name}")
-        assert served == minify(text) and len(served) < len(text), name
+        served = page.evaluate(FETCH, f"{static_prefix()}{name}")
+        assert served == minified(name) and len(served) < len(text), name
     # menu.js folded the menu on the phone; the style sheets laid the board out in a grid.
     expect(page.locator("#site-menu")).not_to_have_attribute("open", "")
     h8, i8 = (pages.square(page, name).bounding_box() for name in ("H8", "I8"))
