@@ -117,6 +117,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
+    # The page's style sheets and menu.js named in a Link header, fetched before the page
+    # is parsed (diamino_site/preload.py).
+    "diamino_site.preload.PreloadMiddleware",
 ]
 
 # Content-Security-Policy (django-csp): scripts only from the site's own files, never
@@ -170,6 +173,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "libraries": {"preload": "diamino_site.preload"},
         },
     }
 ]
