@@ -5,15 +5,14 @@ menu.js (templates/base.html). Each is a round trip after the HTML: found by the
 browser only once it has parsed the page's head, which a phone's slow CPU reaches
 tens of milliseconds after the answer's headers. Named in a ``Link`` header, they
 are asked for as the headers arrive. On the bench's phone a cold game page's
-board was ready about 40 ms sooner (docs/PERFORMANCE.md, "A page on a phone").
-A CDN that turns Link headers into 103 Early Hints (Cloudflare's Early Hints) can
-send them before Django has even drawn the page.
+board was ready 60 to 80 ms sooner (docs/PERFORMANCE.md, "A page on a phone").
+A CDN that sends a page's earlier Link headers as 103 Early Hints (Cloudflare's
+Early Hints) can have them fetched before Django has even drawn the page.
 
 In a template, ``{% preload 'css/board.css' %}`` gives the file's address as
 ``{% static %}`` does, and notes it for the answer; ``PreloadMiddleware`` sends
 what the page noted. Only render-blocking files: the deferred scripts would take
-the phone's bandwidth from the style sheets, and the board was ready later when
-they were named too.
+the phone's bandwidth from the style sheets, and naming them too bought nothing.
 """
 
 from __future__ import annotations
@@ -26,29 +25,38 @@ from django.templatetags.static import static
 
 register = template.Library()
 
-# The request attribute the tag writes and the middleware reads: the files' addresses
-# and what each is ("style" or "script"), in the order the page names them.
+# What the tag notes on the request, for the middleware: each file's address and what
+# it is ("style" or "script"), in the order the page names them.
 NOTED = "diamino_preload"
 KINDS = {".css": "style", ".js": "script"}
 
 
 @register.simple_tag(takes_context=True)
 def preload(context: template.Context, path: str) -> str:
-    """The static file's address, noted to be named in the answer's ``Link`` header."""
+    """The static file's address, noted to be named in the answer's ``Link`` header.
+
+    A page drawn without a request (the database-outage page) gets the address alone.
+    """
     kind = next((k for ext, k in KINDS.items() if path.endswith(ext)), None)
     if kind is None:
-        raise template.TemplateSyntaxError(f"preload takes a style sheet or a script, not {path!r}")
+        raise ValueError(f"{{% preload %}} takes a style sheet or a script, not {path!r}")
     url = static(path)
     request = context.get("request")
-    if request is not None:  # a page drawn without a request (the outage page) has none
-        noted: dict[str, str] = getattr(request, NOTED, None) or {}
+    if request is not None:
+        noted: dict[str, str] | None = getattr(request, NOTED, None)
+        if noted is None:
+            noted = {}
+            setattr(request, NOTED, noted)
         noted[url] = kind
-        setattr(request, NOTED, noted)
     return url
 
 
 class PreloadMiddleware:
-    """Adds the files the page's templates noted to the answer's ``Link`` header."""
+    """Names the files the page's templates noted in the answer's ``Link`` header.
+
+    Only on a page (a 200 answer in HTML): an error page drawn after a template had
+    noted its files does not use them, and a browser warns of a preload left unused.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -56,7 +64,10 @@ class PreloadMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         noted: dict[str, str] | None = getattr(request, NOTED, None)
-        if noted:
+        page = response.status_code == 200 and response.get("Content-Type", "").startswith(
+            "text/html"
+        )
+        if noted and page:
             links = [f"<{url}>; rel=preload; as={kind}" for url, kind in noted.items()]
             if response.has_header("Link"):
                 links.insert(0, response["Link"])
