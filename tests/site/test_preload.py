@@ -15,11 +15,13 @@ import pytest
 from django.http import HttpRequest, HttpResponse
 from django.template import Context, Template
 from django.templatetags.static import static
+from django.test import Client
 from django.urls import reverse
 
 from diamino_site.preload import PreloadMiddleware
 from tests.factories import client_as, make_player
 from tests.games.conftest import seat_at, start_game
+from tests.leagues.pages_helpers import make_players, running_season
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +74,26 @@ def test_each_page_names_exactly_the_files_its_first_paint_waits_for() -> None:
         reverse("accounts:player", args=[player.username]),
         reverse("accounts:settings"),
     ]
+    names_what_it_uses(client, pages)
+
+
+def test_the_league_pages_and_the_staff_replay_too() -> None:
+    players = make_players(4)
+    season, division = running_season(players)
+    slug = season.league.slug
+    league_pages = [
+        reverse("leagues:league", args=[slug]),
+        reverse("leagues:season", args=[slug, season.number]),
+        reverse("leagues:division", args=[slug, season.number, division.pk]),
+    ]
+    names_what_it_uses(client_as(players[0]), league_pages)
+
+    game = start_game([make_player("alice"), make_player("bob")])
+    staff = client_as(make_player("modo", is_staff=True))
+    names_what_it_uses(staff, [reverse("games:staff_replay", args=[game.pk])])
+
+
+def names_what_it_uses(client: Client, pages: list[str]) -> None:
     for path in pages:
         response = client.get(path)
         assert response.status_code == 200, path
@@ -103,7 +125,7 @@ def test_only_a_page_names_what_its_templates_noted() -> None:
 
         return PreloadMiddleware(view)(HttpRequest())
 
-    page = answer(200, "text/html; charset=utf-8")
+    page = answer(200, "Text/HTML; charset=UTF-8")
     assert (
         page["Link"]
         == f"</feed>; rel=alternate, <{static('css/board.css')}>; rel=preload; as=style"
