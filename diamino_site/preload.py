@@ -17,6 +17,7 @@ the phone's bandwidth from the style sheets, and naming them too bought nothing.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 
 from django import template
@@ -37,7 +38,7 @@ def preload(context: template.Context, path: str) -> str:
 
     A page drawn without a request (the database-outage page) gets the address alone.
     """
-    kind = next((k for ext, k in KINDS.items() if path.endswith(ext)), None)
+    kind = KINDS.get(posixpath.splitext(path)[1])
     if kind is None:
         raise ValueError(f"{{% preload %}} takes a style sheet or a script, not {path!r}")
     url = static(path)
@@ -64,11 +65,14 @@ class PreloadMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         noted: dict[str, str] | None = getattr(request, NOTED, None)
-        kind = response.get("Content-Type", "").split(";")[0].strip().lower()
-        page = response.status_code == 200 and kind == "text/html"
-        if noted and page:
+        if noted and response.status_code == 200 and is_html(response):
             links = [f"<{url}>; rel=preload; as={kind}" for url, kind in noted.items()]
             if response.has_header("Link"):
                 links.insert(0, response["Link"])
             response["Link"] = ", ".join(links)
         return response
+
+
+def is_html(response: HttpResponse) -> bool:
+    """Whether the answer is a page: its media type, whatever its case and parameters."""
+    return response.get("Content-Type", "").split(";")[0].strip().lower() == "text/html"

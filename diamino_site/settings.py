@@ -117,8 +117,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
-    # The page's style sheets and menu.js named in a Link header, fetched before the page
-    # is parsed (diamino_site/preload.py).
+    # The page's style sheets and menu.js named in a Link header, asked for ahead of its
+    # deferred scripts (diamino_site/preload.py).
     "diamino_site.preload.PreloadMiddleware",
 ]
 

@@ -1,9 +1,9 @@
 """A page names its render-blocking files in its answer's Link header (issue #38).
 
-A phone asks for them as the answer's headers arrive, before it has parsed the
-page's head. Each file named is one the page uses (a preload left unused costs a
-phone bytes for nothing, and the browser warns of it), and each style sheet or
-parser-blocking script the page uses is named (one left out waits for the parser).
+A phone asks for them ahead of the page's deferred scripts. Each file named is
+one the page uses (a preload left unused costs a phone bytes for nothing, and
+the browser warns of it), and each style sheet or parser-blocking script the
+page uses is named (one left out waits for the parser).
 """
 
 from __future__ import annotations
