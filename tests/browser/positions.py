@@ -11,6 +11,7 @@ database. ``rule`` names the RULES.md ids a test plays.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -48,8 +49,11 @@ def table(hands: Sequence[str], *, mode: str = "marque") -> tuple[Game, list[Use
     return game, [seat_at(game, n).player for n in range(len(hands))]
 
 
-def played(game: Game, *notations: str) -> Game:
-    """Play each move (``H8→ CHAT``, ``Passe``) through the services, by the player to move."""
+def played(game: Game, *notations: str, rng: random.Random | None = None) -> Game:
+    """Play each move (``H8→ CHAT``, ``Passe``) through the services, by the player to move.
+
+    ``rng`` draws the tiles that refill a hand (the services' own, at random, if None).
+    """
     for notation in notations:
         game.refresh_from_db()
         state = bridge.state_of(game)
@@ -59,6 +63,7 @@ def played(game: Game, *notations: str) -> Game:
             player=seat_at(game, state.turn).player,
             version=game.move_count,
             move=move,
+            rng=rng,
         )
     game.refresh_from_db()
     return game

@@ -10,6 +10,7 @@ an id that no test names and ``NOT_MET`` does not explain.
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from datetime import timedelta
@@ -458,6 +459,10 @@ def test_r_end_3_avec_marque_going_out_gains_25_and_the_others_lose_their_tiles(
     expect(me.locator(".game-over")).to_contain_text(names[1])
 
 
+# A draw after CHAT that leaves the first player 22 points in hand against the other's 32.
+BLOCKED_DRAW_SEED = 3
+
+
 @browser
 @pos.rule("R-END-1", "R-END-2", "R-END-3", "R-PASS-1")
 @pytest.mark.parametrize("mode", ["sans-marque", "marque"])
@@ -466,10 +471,13 @@ def test_r_end_1_every_player_passing_in_turn_blocks_the_game(
 ) -> None:
     """Sans marque: no winner, places by the value left in hand; avec marque: each loses it."""
     game, players = pos.table(("CHATEAUXES", "KWLIOMPBDN"), mode=mode)
-    pos.played(game, "H8→ CHAT", "Passe")
+    # Avec marque CHAT's four tiles are drawn again: a fixed draw, so that the first player
+    # keeps the lower value (at random it was sometimes the higher, and the places swapped).
+    pos.played(game, "H8→ CHAT", "Passe", rng=random.Random(BLOCKED_DRAW_SEED))
     me, other = pos.open_pages(browse, game, players)
     # Avec marque the hand was refilled after CHAT: the value left is the hand the player sees.
     mine, theirs = pos.value(game, pos.hand(me)), pos.value(game, "KWLIOMPBDN")
+    assert mine < theirs, "the fixed draw must leave the first player the lower value"
     pages.pass_turn(me)
     names = [player.username for player in players]
     for page in (me, other):
