@@ -9,6 +9,7 @@ import logging
 import threading
 from collections.abc import Iterator
 
+import brotli
 import pytest
 
 from monitoring.request_id import RequestIdFilter
@@ -37,7 +38,11 @@ class _Sentry(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
-        if self.headers.get("Content-Encoding") == "gzip":
+        # sentry-sdk compresses with Brotli when it is installed (WhiteNoise's extra), else gzip.
+        encoding = self.headers.get("Content-Encoding")
+        if encoding == "br":
+            body = brotli.decompress(body)
+        elif encoding == "gzip":
             body = gzip.decompress(body)
         self.received.append(body.decode())
         self.send_response(200)

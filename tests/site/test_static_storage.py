@@ -8,13 +8,16 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
+import brotli
 import pytest
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.template import engines
+from django.test import Client
 
 from diamino_site.storage import StaticStorage
 
@@ -73,9 +76,10 @@ def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
         original = Path(source).read_bytes()
         served[name] = (tmp_path / names[name]).read_bytes()
         assert len(served[name]) < 0.8 * len(original), name
-        # The unhashed copy and the gzipped one are the same minified file...
+        # The unhashed copy and the compressed ones are the same minified file...
         assert (tmp_path / name).read_bytes() == served[name]
         assert gzip.decompress((tmp_path / (names[name] + ".gz")).read_bytes()) == served[name]
+        assert brotli.decompress((tmp_path / (names[name] + ".br")).read_bytes()) == served[name]
         # ...and its name carries the minified file's own hash: a new minifier, a new name.
         assert f".{storage.file_hash(name, ContentFile(served[name]))}." in names[name]
     # The packages' files are served as they come.
@@ -91,6 +95,33 @@ def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
     manifest = (tmp_path / "staticfiles.json").read_bytes()
     call_command("collectstatic", interactive=False, verbosity=0, dry_run=True)
     assert (tmp_path / "staticfiles.json").read_bytes() == manifest
+
+
+def served_body(response: Any) -> bytes:
+    """A static file's answer, streamed by WhiteNoise (the test client's type says nothing of it)."""
+    return b"".join(response.streaming_content)
+
+
+def test_a_browser_that_takes_brotli_gets_the_files_so_and_another_gets_them_gzipped(
+    tmp_path, settings
+) -> None:
+    names = collect_for_production(tmp_path, settings)
+    client = Client()  # its WhiteNoise reads the files just collected
+    for name in ("js/board.js", "css/board.css", "django_htmx/htmx-2.min.js"):
+        url = f"/static/{names[name]}"
+        file = (tmp_path / names[name]).read_bytes()
+        # What Chromium asks with (seen in the phone benchmark), then a browser without Brotli.
+        small = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br, zstd")
+        assert small["Content-Encoding"] == "br", name
+        assert "Accept-Encoding" in small["Vary"]
+        assert brotli.decompress(served_body(small)) == file
+        gzipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate")
+        assert gzipped["Content-Encoding"] == "gzip", name
+        assert gzip.decompress(served_body(gzipped)) == file
+        assert int(small["Content-Length"]) < 0.95 * int(gzipped["Content-Length"]), name
+        plain = client.get(url, HTTP_ACCEPT_ENCODING="identity")
+        assert not plain.has_header("Content-Encoding")
+        assert served_body(plain) == file
 
 
 # rjsmin keeps a template literal only when it holds no other one ("(Unnested) template
