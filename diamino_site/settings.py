@@ -103,7 +103,7 @@ MIDDLEWARE = [
     # gzipped: seconds on a phone's slow network). Above every middleware that reads or
     # writes the body, as Django's documentation asks. Django pads each compressed
     # answer with random bytes (since 4.2) against BREACH, and the CSRF token is masked
-    # per response. Static files come compressed already (WhiteNoise's .gz files).
+    # per response. Static files come compressed already (WhiteNoise's .gz and .br files).
     "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

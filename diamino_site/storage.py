@@ -3,9 +3,11 @@ then every file hashed and compressed (WhiteNoise's storage).
 
 The sources stay as they are written, comments and all (no build step): ``collectstatic``
 minifies its copies of the project's own ``js/`` and ``css/`` files (``static/``) before
-WhiteNoise names them by their hash and gzips them. On a phone's slow network that is
-about 10 KB less before a game page's board can be used (docs/PERFORMANCE.md, "A page on
-a phone"). The packages' files (the admin's, htmx's) are collected untouched.
+WhiteNoise names them by their hash and compresses them, with gzip and, the Brotli package
+being installed (``whitenoise[brotli]``), with Brotli too. On a phone's slow network the
+minifying is about 10 KB less before a game page's board can be used, Brotli 3.6 KB more
+(docs/PERFORMANCE.md, "A page on a phone"). The packages' files (the admin's, htmx's) are
+collected untouched, and compressed.
 
 rjsmin and rcssmin only take out comments and spaces; they are the minifiers
 django-compressor and django-pipeline use. rjsmin handles a template literal only when none is nested
@@ -52,7 +54,7 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
                 continue
             with source.open(path) as file:
                 small = minify(file.read().decode("utf-8"))
-            # The hashes are then the minified files', and so are the gzipped copies.
+            # The hashes are then the minified files', and so are the compressed copies.
             self.delete(name)
             collected[name] = (self, self.save(name, ContentFile(small.encode("utf-8"))))
         # By name: Django's and WhiteNoise's post_process read it from their keywords (a dry
