@@ -1,5 +1,6 @@
 """A league through its pages: a player registers, a second tab's registration is refused, the
-division shows the standings; on a phone the standings scroll inside their region."""
+division shows the standings; on a phone the standings, and a player's league history on their
+page, scroll inside their region."""
 
 from __future__ import annotations
 
@@ -77,6 +78,32 @@ def test_on_a_phone_the_division_standings_scroll_within_their_region(
     expect(region.get_by_role("row")).to_have_count(5)  # the header and four players
     page_width = page.evaluate("document.documentElement.scrollWidth")
     assert page_width <= 400, "the page itself never scrolls sideways on a phone"
+
+
+# How many lines each cell of a table takes: one rect per line box of its contents.
+CELL_LINES = """(table) => [...table.querySelectorAll("th, td")].map((cell) => {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return [cell.textContent.trim(), new Set([...range.getClientRects()].map((r) => r.top)).size];
+})"""
+
+
+def test_on_a_phone_the_player_pages_league_history_keeps_each_cell_on_one_line(
+    browse, transactional_db
+) -> None:
+    players = make_players(4)
+    running_season(players)
+    page = browse(players[0], phone=True, language="en")
+    page.goto(f"/joueurs/{players[2].username}/")
+    region = page.get_by_role("region", name="Leagues")
+    expect(region.get_by_role("row")).to_have_count(2)  # the header and the one season
+    wrapped = [
+        (text, lines) for text, lines in region.locator("table").evaluate(CELL_LINES) if lines > 1
+    ]
+    assert not wrapped, f"cells broken over lines on a phone: {wrapped}"
+    # The table is wider than the phone: it scrolls inside its region, not the page.
+    assert region.evaluate("(r) => r.scrollWidth > r.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
 
 
 def test_registering_too_often_says_so_on_the_league_page_and_registers_nothing(
