@@ -80,11 +80,23 @@ def test_on_a_phone_the_division_standings_scroll_within_their_region(
     assert page_width <= 400, "the page itself never scrolls sideways on a phone"
 
 
-# How many lines each cell of a table takes: one rect per line box of its contents.
+# How many lines each cell of a table takes: its text's boxes (text only: a badge's padded
+# box counts for nothing), a box that starts below the line above beginning a new line.
 CELL_LINES = """(table) => [...table.querySelectorAll("th, td")].map((cell) => {
-  const range = document.createRange();
-  range.selectNodeContents(cell);
-  return [cell.textContent.trim(), new Set([...range.getClientRects()].map((r) => r.top)).size];
+  const boxes = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(walker.currentNode);
+    boxes.push(...[...range.getClientRects()].filter((box) => box.width > 0));
+  }
+  boxes.sort((a, b) => a.top - b.top);
+  let lines = 0, bottom = -Infinity;
+  for (const box of boxes) {
+    if (box.top >= bottom - 1) { lines += 1; bottom = box.bottom; }
+    else bottom = Math.max(bottom, box.bottom);
+  }
+  return [cell.textContent.trim(), lines];
 })"""
 
 
