@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from django.conf import settings
@@ -12,6 +13,9 @@ from games.models import Game, Seat
 from tests.browser import pages
 from tests.browser.pages import expect
 from tests.factories import make_player
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +59,15 @@ def test_a_player_starts_a_game_against_the_computer_asks_a_hint_and_sees_the_re
     assert game.move_count == before + 2 and not game.rated
 
 
+def add_computer(page: Page) -> None:
+    """The creator adds the computer, a plain form: the table's page comes again. Its form to
+    remove the computer posts through htmx only once htmx has bound it, as the page loads:
+    pressed sooner, it posts the whole page (and the refusal comes as a message, not an alert)."""
+    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    expect(page.locator(".seat-list li")).to_have_count(2)
+    page.wait_for_load_state()
+
+
 def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     browse, transactional_db
 ) -> None:
@@ -62,9 +75,8 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     table = services.game_create(creator=alice, mode="marque", seats=3)
     page = browse(alice)
     page.goto(f"/parties/{table.pk}/")
-    page.get_by_role("button", name="Ajouter l’ordinateur").click()
     seats = page.locator(".seat-list li")
-    expect(seats).to_have_count(2)
+    add_computer(page)
     expect(seats.nth(1)).to_contain_text("Ordinateur (débutant)")
 
     # htmx swaps the table's area in place: the page is not loaded again.
@@ -78,7 +90,7 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     assert not Game.objects.get(pk=table.pk).seats.filter(player__bot_level__gt="").exists()
 
     # A refusal is swapped in too: the computer's seat went meanwhile (another tab).
-    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    add_computer(page)
     Seat.objects.filter(game=table, player__bot_level__gt="").delete()
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     expect(page.get_by_role("alert")).to_have_text("Cette place n’existe pas à cette table.")
@@ -87,13 +99,14 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     # An answer that is not the table's area is never nested in the page: Django's
     # CSRF refusal (the cookie was lost) loads the table again, whose fresh token
     # then works...
-    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    add_computer(page)
     page.evaluate("window.stillThisPage = true")
     page.context.clear_cookies(name="csrftoken")
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     pages.wait_until(page, "() => window.stillThisPage === undefined")
     expect(page.locator(".site-header")).to_have_count(1)
     expect(seats).to_have_count(2)
+    page.wait_for_load_state()  # htmx binds the new page's forms as it loads (add_computer)
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     expect(page.get_by_role("status")).to_have_text("L’ordinateur a quitté la table.")
     # ... and a session that ended meanwhile shows the log-in page, as a page.
