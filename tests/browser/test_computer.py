@@ -110,7 +110,7 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     expect(page.get_by_role("status")).to_have_text("L’ordinateur a quitté la table.")
     # ... and a session that ended meanwhile shows the log-in page, as a page.
-    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    add_computer(page)
     page.context.clear_cookies(name=settings.SESSION_COOKIE_NAME)
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     expect(page).to_have_url(re.compile(r"/accounts/login/"))
@@ -121,7 +121,7 @@ def test_the_creator_removes_the_computer_from_an_open_table_without_a_reload(
 
     # Once the game has started there is nothing to swap: the game page says why.
     page.goto(f"/parties/{table.pk}/")
-    page.get_by_role("button", name="Ajouter l’ordinateur").click()
+    add_computer(page)
     services.game_join(game_id=table.pk, player=make_player("bob"))
     page.get_by_role("button", name="Retirer l’ordinateur").click()
     expect(page.locator(".messages")).to_contain_text(

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import brotli
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.template import engines
-from django.test import Client
+from django.test import Client, override_settings
 
 from diamino_site.storage import StaticStorage
 
@@ -50,22 +51,41 @@ def test_collectstatic_hashes_and_the_static_tag_gives_the_new_name(tmp_path, se
     assert tag.render() == staticfiles_storage.url("css/site.css") == f"/static/{second}"
 
 
-def collect_for_production(tmp_path, settings) -> dict[str, str]:
-    """``collectstatic`` of the real files with the production storage; the manifest's names."""
-    settings.STATIC_ROOT = tmp_path
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "diamino_site.storage.StaticStorage"},
-    }
+PRODUCTION = {"BACKEND": "diamino_site.storage.StaticStorage"}
+
+
+def collect(root: Path) -> dict[str, str]:
+    """``collectstatic`` into ``root``, the settings' STATIC_ROOT; the manifest's names."""
     call_command("collectstatic", interactive=False, verbosity=0)
-    names: dict[str, str] = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
+    names: dict[str, str] = json.loads((root / "staticfiles.json").read_text())["paths"]
     return names
 
 
+@pytest.fixture(scope="module")
+def collected_once(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """The real files collected with the production storage, once for the module's tests
+    (minifying and compressing them all with gzip and Brotli takes seconds)."""
+    root = tmp_path_factory.mktemp("collected")
+    with override_settings(
+        STATIC_ROOT=root, STORAGES={**django_settings.STORAGES, "staticfiles": PRODUCTION}
+    ):
+        return root, collect(root)
+
+
+@pytest.fixture
+def production(collected_once, settings) -> tuple[Path, dict[str, str]]:
+    """Those files and their names, the settings pointing at them (the test client's
+    WhiteNoise serves them)."""
+    root, names = collected_once
+    settings.STATIC_ROOT = root
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": PRODUCTION}
+    return root, names
+
+
 def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
-    tmp_path, settings
+    production,
 ) -> None:
-    names = collect_for_production(tmp_path, settings)
+    tmp_path, names = production
     storage = StaticStorage(location=tmp_path)
 
     served: dict[str, bytes] = {}
@@ -88,7 +108,7 @@ def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
         assert (tmp_path / names[name]).read_bytes() == Path(source).read_bytes(), name
 
     # Collected again, nothing changed: the same names and the same files.
-    assert collect_for_production(tmp_path, settings) == names
+    assert collect(tmp_path) == names
     assert all((tmp_path / names[name]).read_bytes() == text for name, text in served.items())
     # A dry run writes nothing, the manifest least of all.
     manifest = (tmp_path / "staticfiles.json").read_bytes()
@@ -97,9 +117,9 @@ def test_collectstatic_minifies_our_scripts_and_style_sheets_and_nothing_else(
 
 
 def test_a_browser_that_takes_brotli_gets_the_files_so_and_another_gets_them_gzipped(
-    tmp_path, settings
+    production,
 ) -> None:
-    names = collect_for_production(tmp_path, settings)
+    tmp_path, names = production
     client = Client()  # its WhiteNoise reads the files just collected
     for name in ("js/board.js", "css/board.css", "django_htmx/htmx-2.min.js"):
         url = f"/static/{names[name]}"
@@ -138,8 +158,8 @@ def test_no_script_of_ours_nests_a_template_literal_in_another() -> None:
 
 
 @pytest.mark.node
-def test_every_minified_script_still_parses(tmp_path, settings) -> None:
-    names = collect_for_production(tmp_path, settings)
+def test_every_minified_script_still_parses(production) -> None:
+    tmp_path, names = production
     ours = [name for name in names if name.startswith("js/") and name.endswith(".js")]
     assert "js/board.js" in ours and "js/push.js" in ours
     for name in ours:
