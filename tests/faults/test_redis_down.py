@@ -2,7 +2,7 @@
 
 A private ``redis-server`` (``tests/faults/redis_server.py``) serves as the
 site's cache, session cache and Celery broker, as production's does. What a
-player sees is asserted: no 5xx, every page within the cache's timeout, the
+player sees is asserted: no 5xx, no page waiting on Redis more than once, the
 limits still in force, every move played once, every email sent once.
 """
 
@@ -40,8 +40,13 @@ if TYPE_CHECKING:
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-# The cache's socket timeout is 1 s; the rest is this shared machine's CPU.
-WITHIN = 1.8
+# A hanging Redis costs a request at most one socket timeout (infra/cache.py):
+# a page that took two waited on Redis twice. Production's timeout is 1 s; these
+# tests wait 2 s, so that the CPU of a machine running the suite beside browsers
+# (a settings page once took 2.05 s with Redis stopped, waiting on nothing) stays
+# inside the margin.
+CACHE_TIMEOUT = 2
+WITHIN = 2 * CACHE_TIMEOUT
 NEW_PASSWORD = "diable-rouge-2026"
 CHAT = {"action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"}
 
@@ -51,6 +56,10 @@ def site(site_on_private_redis: RedisServer, settings) -> RedisServer:  # noqa: 
     # Shorter than production's 5 s, so that the tests see Redis come back quickly.
     for alias in settings.CACHES:
         settings.CACHES[alias]["RETRY_SECONDS"] = 1
+        settings.CACHES[alias]["OPTIONS"] = {
+            "socket_connect_timeout": CACHE_TIMEOUT,
+            "socket_timeout": CACHE_TIMEOUT,
+        }
     settings.DIAMINO_BROKER_RETRY_SECONDS = 1.0
     settings.DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(0)
     app.control.purge()
