@@ -174,7 +174,8 @@ def targets_block(run: Run) -> str:
         rows += [(t, f, speed, met(ok)) for t, f, ok in analysis.targets(analysed)]
     measured = getattr(run, "phone", None)
     if measured is not None:
-        rows += [(t, f, None, met(ok)) for t, f, ok in phone.targets(measured)]
+        speed = run.speeds.get("phone")
+        rows += [(t, f, speed, met(ok)) for t, f, ok in phone.targets(measured)]
     for part, why in run.failures.items():
         rows.append((f"({part})", "not measured", None, f"**not met**: {why}"))
     return table(

@@ -301,6 +301,13 @@ def test_the_phone_targets_are_judged_on_the_medians() -> None:
     assert not heavy["Phone: Play to the new board < 350 ms"]
 
 
+def test_the_phone_s_targets_carry_the_cpu_speed_measured_before_it() -> None:
+    rows = rows_of(report.targets_block(run(phone=phone_result(), speeds={"phone": 31.0})))
+    assert ["Phone: board ready < 700 ms (cold)", "600 ms", "31", "yes"] in rows
+    play = next(r for r in rows if r[0] == "Phone: Play to the new board < 350 ms")
+    assert play[1:] == ["300 ms", "31", "yes"]
+
+
 def test_a_game_s_analysis_is_judged_on_its_cpu_seconds() -> None:
     slow = analysis.GameAnalysis("sans-marque", 2, 40, 38, 12.5, 13.0)
     quick = analysis.GameAnalysis("marque", 4, 60, 58, 4.0, 9.0)  # wall time does not count
