@@ -97,6 +97,7 @@ def main() -> int:
                 os.environ.get("BENCH_DATABASE_URL", web.stack.DEFAULT_DATABASE_URL),
                 os.environ.get("BENCH_REDIS_URL", web.stack.DEFAULT_REDIS_URL),
                 runs=int(os.environ.get("BENCH_PHONE_RUNS", "3")),
+                cpu=os.environ.get("BENCH_PHONE_CPU", "mid-tier"),
             )
         except ServiceUnavailable as exc:
             run.failures["phone"] = str(exc)

@@ -2,8 +2,19 @@
 
 Debian's Chromium, driven by Playwright, emulates the phone through the
 DevTools protocol (a CDP session per page): ``Emulation.setCPUThrottlingRate``
-4 (a mid-range phone's CPU), ``Network.emulateNetworkConditions`` 1.6 Mbit/s
+(a mid-range phone's CPU, below), ``Network.emulateNetworkConditions`` 1.6 Mbit/s
 down, 750 kbit/s up, 150 ms latency ("Fast 3G"), a 390×844 touch viewport.
+
+The CPU slowdown is calibrated, as Chrome DevTools calibrates its "mid-tier
+mobile" preset: a fixed 4× divides whatever machine the bench runs on, and
+these machines differ by three times, so a fixed rate emulated a phone near a
+Pixel 5 on one and one slower than DevTools' low-tier phone on another. Before
+the pages, the bench scores Chromium unslowed with Lighthouse's BenchmarkIndex
+(``BENCHMARK_INDEX``: strings built and arrays copied for a fixed time; a Pixel 5
+scores 1,000) and slows it by its score over 1,000. A machine that scores under 1,000 unslowed is run at 1× and said to
+be slower than the phone. ``BENCH_PHONE_CPU=4`` (any number) fixes the rate
+instead, for figures comparable with runs before 2026-12-03 afternoon; the
+report gives the scores either way.
 The server is the load benchmark's production-like one (``benchmarks.web.stack``):
 gunicorn, DEBUG off, static files collected into WhiteNoise's manifest storage,
 PostgreSQL and Redis. Service workers are blocked: the site's worker precaches
@@ -44,6 +55,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -67,7 +79,9 @@ PHONE: dict[str, Any] = {
     "locale": "fr-FR",
     "service_workers": "block",
 }
-CPU_SLOWDOWN = 4
+# DevTools' mid-tier phone (a Pixel 5) by Lighthouse's BenchmarkIndex
+# (CalibrationController.ts in devtools-frontend).
+MID_TIER_SCORE = 1000
 DOWN_KBIT, UP_KBIT, LATENCY_MS = 1600, 750, 150
 
 # Targets of issue #38, on that profile.
@@ -142,6 +156,101 @@ PLAY_REQUEST_SCRIPT = """() => {
 }"""
 
 
+# Lighthouse's BenchmarkIndex, as DevTools' calibration runs it (250 ms): half the time
+# building 10,000-character strings (the collector's work), half copying an array of
+# 100,000 numbers back and forth (none); each the rounds a second over 10; their mean.
+BENCHMARK_INDEX = """(ms) => {
+  const rate = (work, everyTenth) => {
+    const start = Date.now();
+    let rounds = 0;
+    while ((everyTenth && rounds % 10 !== 0) || Date.now() - start < ms / 2) {
+      work(rounds);
+      rounds++;
+    }
+    return Math.round(rounds / 10 / ((Date.now() - start) / 1000));
+  };
+  const strings = rate(() => {
+    let text = "";
+    for (let i = 0; i < 10000; i++) text += "a";
+    if (text.length === 1) throw new Error("kept, so that the loop is not optimised away");
+  }, false);
+  const one = [], two = [];
+  for (let i = 0; i < 100000; i++) one[i] = two[i] = i;
+  const copies = rate((round) => {
+    const from = round % 2 ? two : one, to = round % 2 ? one : two;
+    for (let i = 0; i < from.length; i++) to[i] = from[i];
+  }, true);
+  return (strings + copies) / 2;
+}"""
+BENCHMARK_MS = 250
+# DevTools warms V8 up with one run and scores once. Here, on a shared 2-core machine,
+# the unslowed score still rose from about 900 to 1,300 over the next five runs and
+# moved by a fifth from one run to the next: ten runs to warm up, then medians of five.
+WARM_UP_RUNS, SCORE_RUNS = 10, 5
+
+
+@dataclass(frozen=True)
+class CpuProfile:
+    """The phone's CPU: the slowdown used, and Chromium's BenchmarkIndex without and with it."""
+
+    rate: float
+    calibrated: bool  # False: the rate was fixed (BENCH_PHONE_CPU)
+    unslowed: float | None = None  # None in runs saved before the scores were taken
+    slowed: float | None = None
+
+    def describe(self) -> str:
+        how = "calibrated to a mid-tier phone" if self.calibrated else "fixed (BENCH_PHONE_CPU)"
+        if self.calibrated and self.rate == 1:
+            how = "the machine is slower than a mid-tier phone: the times are a slower phone's"
+        scores = ""
+        if self.unslowed is not None and self.slowed is not None:
+            scores = (
+                f" (BenchmarkIndex {self.unslowed:,.0f} unslowed, {self.slowed:,.0f} slowed; "
+                f"a Pixel 5 scores {MID_TIER_SCORE:,})"
+            )
+        return f"{self.rate:g}× CPU slowdown, {how}{scores}"
+
+
+def calibrated_rate(unslowed: float, target: float = MID_TIER_SCORE) -> float:
+    """The slowdown that brings an ``unslowed`` score down to ``target``'s: their ratio.
+
+    A slowed CPU does proportionally less of the benchmark's work (2× gave half the
+    score here, 4× a quarter, within the runs' spread). DevTools bisects the rate
+    instead, scoring each try once, to within 10 points; on this shared machine two
+    runs at one rate differed by more than that, and the bisection ended on rates from
+    1.19 to 1.69 for the same machine. In hundredths, the protocol's step; 1 when the
+    machine scores under the target unslowed (it cannot be sped up).
+    """
+    return max(1.0, round(unslowed / target, 2))
+
+
+def cpu_profile(browser: Browser, setting: str) -> CpuProfile:
+    """Chromium scored unslowed, then slowed by ``setting``: "mid-tier" (calibrated) or a rate."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        # Defined once, so that V8's optimised code carries from one run to the next.
+        page.evaluate(f"window.benchmarkIndex = {BENCHMARK_INDEX}")
+
+        def score(rate: float) -> float:
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+            runs = [
+                page.evaluate("(ms) => window.benchmarkIndex(ms)", BENCHMARK_MS)
+                for _ in range(SCORE_RUNS)
+            ]
+            return float(statistics.median(runs))
+
+        for _ in range(WARM_UP_RUNS // SCORE_RUNS):
+            score(1.0)
+        unslowed = score(1.0)
+        calibrated = setting == "mid-tier"
+        rate = calibrated_rate(unslowed) if calibrated else float(setting)
+        return CpuProfile(rate, calibrated, unslowed, score(rate))
+    finally:
+        context.close()
+
+
 @dataclass(frozen=True)
 class Load:
     """One page load, as the phone saw it."""
@@ -187,6 +296,7 @@ class PhoneResult:
     load: tuple[float, float, float] | None
     runs: int
     variants: list[Variant]
+    cpu: CpuProfile = CpuProfile(4.0, calibrated=False)  # runs saved before the calibration
 
     @property
     def main(self) -> Variant:
@@ -223,7 +333,7 @@ def cpu_mhz() -> str:
 class Wire:
     """What crossed the network for one page, from its CDP session."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, cpu_rate: float) -> None:
         self.cdp = page.context.new_cdp_session(page)
         self.urls: dict[str, str] = {}
         self.sizes: dict[str, int] = {}
@@ -231,7 +341,7 @@ class Wire:
         self.cdp.on("Network.requestWillBeSent", self._sent)
         self.cdp.on("Network.loadingFinished", self._finished)
         self.cdp.send("Network.enable")
-        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
         self.cdp.send(
             "Network.emulateNetworkConditions",
             {
@@ -309,13 +419,13 @@ def phone_context(browser: Browser, base_url: str, session: str | None) -> Brows
 
 
 def measure_page(
-    browser: Browser, base_url: str, path: str, session: str | None, board: bool
+    browser: Browser, base_url: str, path: str, session: str | None, board: bool, cpu_rate: float
 ) -> tuple[Load, Load]:
     """One page cold (a fresh profile), then warm (reloaded): its two loads."""
     context = phone_context(browser, base_url, session)
     try:
         page = context.new_page()
-        wire = Wire(page)
+        wire = Wire(page, cpu_rate)
         page.goto(path, wait_until="load")
         cold = _load(page, wire, board)
         wire.reset()
@@ -343,7 +453,12 @@ def _plain_placement(seen: game_page.Seen, rng: random.Random) -> Place | None:
 
 
 def measure_play(
-    browser: Browser, base_url: str, game_id: int, sessions: list[str], rng: random.Random
+    browser: Browser,
+    base_url: str,
+    game_id: int,
+    sessions: list[str],
+    rng: random.Random,
+    cpu_rate: float,
 ) -> tuple[float, float, int, int, int] | None:
     """The player to move plays once: ms to the new board, ms of the Play request, and the
     bytes of the Play, preview and poll answers."""
@@ -354,7 +469,7 @@ def measure_play(
         context = phone_context(browser, base_url, session)
         try:
             page = context.new_page()
-            wire = Wire(page)
+            wire = Wire(page, cpu_rate)
             page.goto(path, wait_until="load")
             area = page.locator("#game-area")
             if area.get_attribute("data-my-turn") != "true":
@@ -408,6 +523,29 @@ def paths(game_id: int) -> dict[str, str]:
     }
 
 
+def warm_up(base_url: str, pages: list[str], session: str, workers: int) -> None:
+    """Every gunicorn worker serves every page before one is measured.
+
+    A worker's first game page (its templates compiled, the word list opened)
+    took 262 ms against 26 for the next on the machine of 2026-12-03 afternoon, and
+    fell in the cold loads measured: that is the worker's start, which the cold-start
+    bench measures (section 4), not what a player waits for. Sync workers take
+    requests as they come, so each page is asked for by two clients a worker at once.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    def get(path: str) -> None:
+        request = urllib.request.Request(
+            base_url + path, headers={"Cookie": f"sessionid={session}"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            answer.read()
+
+    with ThreadPoolExecutor(2 * workers) as clients:
+        for _ in range(2):
+            list(clients.map(get, [path for path in pages for _ in range(2 * workers)]))
+
+
 def measure_variant(
     browser: Browser,
     name: str,
@@ -416,12 +554,13 @@ def measure_variant(
     sessions: list[str],
     runs: int,
     play: bool,
+    cpu_rate: float,
 ) -> Variant:
     where = paths(int(player["game"]))
     pages = []
     for key, label, board in PAGES:
         loads = [
-            measure_page(browser, base_url, where[key], str(player["session"]), board)
+            measure_page(browser, base_url, where[key], str(player["session"]), board, cpu_rate)
             for _ in range(runs)
         ]
         pages.append(PageFigures(key, label, [c for c, _w in loads], [w for _c, w in loads]))
@@ -429,7 +568,8 @@ def measure_variant(
     if play:
         rng = random.Random(38)
         played = [
-            measure_play(browser, base_url, int(player["game"]), sessions, rng) for _ in range(runs)
+            measure_play(browser, base_url, int(player["game"]), sessions, rng, cpu_rate)
+            for _ in range(runs)
         ]
         done = [p for p in played if p is not None]
         figures = PlayFigures(
@@ -476,8 +616,12 @@ def run(
     redis_url: str = stack.DEFAULT_REDIS_URL,
     runs: int = 3,
     variants: tuple[tuple[str, dict[str, str], bool], ...] = VARIANTS,
+    cpu: str = "mid-tier",
 ) -> PhoneResult:
-    """Seed one 2-player game 16 moves in, then measure each variant on a fresh gunicorn."""
+    """Seed one 2-player game 16 moves in, then measure each variant on a fresh gunicorn.
+
+    ``cpu``: "mid-tier" (the slowdown calibrated; the module docstring) or a slowdown.
+    """
     import datetime as dt
 
     from benchmarks.machine import load_average
@@ -493,13 +637,25 @@ def run(
         assert isinstance(seeded, list)
         sessions = [str(p["session"]) for p in seeded]
         with chromium() as browser:
+            say("calibrating the phone's CPU...")
+            profile = cpu_profile(browser, cpu)
+            say(profile.describe())
             for name, extra, play in variants:
                 stack.step_database(services)
                 say(f"{name}...")
                 with stack.gunicorn({**env, **extra}, port, 2, folder) as server:
+                    where = paths(int(seeded[0]["game"]))
+                    warm_up(server.base_url, list(where.values()), sessions[0], server.workers)
                     result.append(
                         measure_variant(
-                            browser, name, server.base_url, seeded[0], sessions, runs, play
+                            browser,
+                            name,
+                            server.base_url,
+                            seeded[0],
+                            sessions,
+                            runs,
+                            play,
+                            profile.rate,
                         )
                     )
     return PhoneResult(
@@ -508,6 +664,7 @@ def run(
         load=load_average(),
         runs=runs,
         variants=result,
+        cpu=profile,
     )
 
 
@@ -595,7 +752,7 @@ def blocks(result: PhoneResult) -> dict[str, str]:
     lines = [
         f"- Date: {result.date}; CPU: {result.cpu_mhz}; load average (1 / 5 / 15 min) at the end: "
         f"{format_load(result.load)} on {os.cpu_count()} cores",
-        f"- Medians of {result.runs}; Chromium with {CPU_SLOWDOWN}× CPU slowdown, {DOWN_KBIT} kbit/s down, "
+        f"- Medians of {result.runs}; Chromium with {result.cpu.describe()}; {DOWN_KBIT} kbit/s down, "
         f"{UP_KBIT} kbit/s up, {LATENCY_MS} ms latency, 390×844 touch screen",
     ]
     rows = []

@@ -308,6 +308,24 @@ def test_the_phone_s_targets_carry_the_cpu_speed_measured_before_it() -> None:
     assert play[1:] == ["300 ms", "31", "yes"]
 
 
+def test_the_phone_s_cpu_slowdown_brings_chromium_to_a_mid_tier_phone_s_score() -> None:
+    assert phone.calibrated_rate(2412) == 2.41  # in the protocol's hundredths
+    assert phone.calibrated_rate(1000) == 1
+    assert phone.calibrated_rate(800) == 1  # slower than the phone: never sped up
+
+
+def test_the_phone_report_says_how_its_cpu_was_slowed() -> None:
+    calibrated = phone.CpuProfile(2.41, True, 2412, 1003).describe()
+    assert calibrated.startswith("2.41× CPU slowdown, calibrated to a mid-tier phone")
+    assert "2,412 unslowed, 1,003 slowed" in calibrated
+    fixed = phone.CpuProfile(4, False, 2412, 598).describe()
+    assert "fixed (BENCH_PHONE_CPU)" in fixed and "598 slowed" in fixed
+    weak = phone.CpuProfile(1, True, 640, 640).describe()
+    assert "slower than a mid-tier phone" in weak and "640 unslowed" in weak
+    old = phone_result()  # a run saved before the calibration: a fixed 4×, no scores
+    assert "4× CPU slowdown, fixed" in phone.blocks(old)["phone-pages"]
+
+
 def test_a_game_s_analysis_is_judged_on_its_cpu_seconds() -> None:
     slow = analysis.GameAnalysis("sans-marque", 2, 40, 38, 12.5, 13.0)
     quick = analysis.GameAnalysis("marque", 4, 60, 58, 4.0, 9.0)  # wall time does not count

@@ -15,7 +15,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_the_guided_game_measured_once_on_a_phone(browser, live_server, transactional_db) -> None:
-    cold, warm = phone.measure_page(browser, live_server.url, "/partie-guidee/", None, board=True)
+    cpu = phone.cpu_profile(browser, "mid-tier")
+    assert cpu.calibrated and cpu.unslowed is not None and cpu.slowed is not None
+    assert cpu.rate == phone.calibrated_rate(cpu.unslowed)
+    if cpu.rate >= 2:  # well above the runs' spread: the slowdown shows in the score
+        assert cpu.slowed < cpu.unslowed
+    cold, warm = phone.measure_page(
+        browser, live_server.url, "/partie-guidee/", None, board=True, cpu_rate=cpu.rate
+    )
 
     for load in (cold, warm):
         assert load.requests >= 3  # the page, its style sheet, its scripts
@@ -28,9 +35,10 @@ def test_the_guided_game_measured_once_on_a_phone(browser, live_server, transact
 
     guided = phone.PageFigures("guided", "Guided game", [cold], [warm])
     result = phone.PhoneResult(
-        "today", "cpu MHz: 1", None, 1, [phone.Variant("here", [guided], None)]
+        "today", "cpu MHz: 1", None, 1, [phone.Variant("here", [guided], None)], cpu
     )
     blocks = phone.blocks(result)
+    assert cpu.describe() in blocks["phone-pages"]
     assert set(blocks) == set(phone.BLOCKS)
     assert "Guided game" in blocks["phone-pages"]
     assert "Guided game" in blocks["phone-causes"]
