@@ -5,16 +5,21 @@ DevTools protocol (a CDP session per page): ``Emulation.setCPUThrottlingRate``
 (a mid-range phone's CPU, below), ``Network.emulateNetworkConditions`` 1.6 Mbit/s
 down, 750 kbit/s up, 150 ms latency ("Fast 3G"), a 390×844 touch viewport.
 
-The CPU slowdown is calibrated, as Chrome DevTools calibrates its "mid-tier
+The CPU slowdown is calibrated to the score of Chrome DevTools' "mid-tier
 mobile" preset: a fixed 4× divides whatever machine the bench runs on, and
-these machines differ by three times, so a fixed rate emulated a phone near a
-Pixel 5 on one and one slower than DevTools' low-tier phone on another. Before
-the pages, the bench scores Chromium unslowed with Lighthouse's BenchmarkIndex
-(``BENCHMARK_INDEX``: strings built and arrays copied for a fixed time; a Pixel 5
-scores 1,000) and slows it by its score over 1,000. A machine that scores under 1,000 unslowed is run at 1× and said to
-be slower than the phone. ``BENCH_PHONE_CPU=4`` (any number) fixes the rate
-instead, for figures comparable with runs before 2026-12-03 afternoon; the
-report gives the scores either way.
+these machines differ. At 4×, Chromium scored about 600 on the Xeon of
+2026-12-03 morning and about 300 on the EPYC of the afternoon, where DevTools'
+mid-tier phone (a Pixel 5) scores 1,000 and its low-tier one 264. Before the
+pages, the bench scores Chromium unslowed with Lighthouse's BenchmarkIndex
+(``BENCHMARK_INDEX``: strings built and arrays copied for a fixed time) and
+slows it by its score over 1,000. A machine that scores under 1,000 unslowed
+is run at 1×, and the report says it is slower than the phone.
+``BENCH_PHONE_CPU=4`` (any number from 1) fixes the rate instead, for figures
+comparable with runs before 2026-12-03 afternoon; the report gives the scores
+either way.
+
+Before the pages, every gunicorn worker serves each of them (``Server.warm_up``):
+a worker's first page is its start, not what a player waits for.
 The server is the load benchmark's production-like one (``benchmarks.web.stack``):
 gunicorn, DEBUG off, static files collected into WhiteNoise's manifest storage,
 PostgreSQL and Redis. Service workers are blocked: the site's worker precaches
@@ -55,7 +60,6 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -199,8 +203,8 @@ class CpuProfile:
     slowed: float | None = None
 
     def describe(self) -> str:
-        how = "calibrated to a mid-tier phone" if self.calibrated else "fixed (BENCH_PHONE_CPU)"
-        if self.calibrated and self.rate == 1:
+        how = "calibrated to a mid-tier phone" if self.calibrated else "fixed"
+        if self.calibrated and self.unslowed is not None and self.unslowed < MID_TIER_SCORE:
             how = "the machine is slower than a mid-tier phone: the times are a slower phone's"
         scores = ""
         if self.unslowed is not None and self.slowed is not None:
@@ -224,28 +228,40 @@ def calibrated_rate(unslowed: float, target: float = MID_TIER_SCORE) -> float:
     return max(1.0, round(unslowed / target, 2))
 
 
+def cpu_rate(setting: str) -> float:
+    """``BENCH_PHONE_CPU``'s fixed slowdown; DevTools' protocol takes 1 (none) and up."""
+    try:
+        rate = float(setting)
+    except ValueError:
+        rate = 0.0
+    if rate < 1:
+        raise ValueError(
+            f'BENCH_PHONE_CPU must be "mid-tier" or a slowdown from 1, not {setting!r}'
+        )
+    return rate
+
+
 def cpu_profile(browser: Browser, setting: str) -> CpuProfile:
     """Chromium scored unslowed, then slowed by ``setting``: "mid-tier" (calibrated) or a rate."""
     context = browser.new_context()
     try:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
-        # Defined once, so that V8's optimised code carries from one run to the next.
+        # Defined on the page once and called by name, as DevTools does.
         page.evaluate(f"window.benchmarkIndex = {BENCHMARK_INDEX}")
+
+        def run() -> float:
+            return float(page.evaluate("(ms) => window.benchmarkIndex(ms)", BENCHMARK_MS))
 
         def score(rate: float) -> float:
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-            runs = [
-                page.evaluate("(ms) => window.benchmarkIndex(ms)", BENCHMARK_MS)
-                for _ in range(SCORE_RUNS)
-            ]
-            return float(statistics.median(runs))
+            return float(statistics.median(run() for _ in range(SCORE_RUNS)))
 
-        for _ in range(WARM_UP_RUNS // SCORE_RUNS):
-            score(1.0)
+        for _ in range(WARM_UP_RUNS):
+            run()
         unslowed = score(1.0)
         calibrated = setting == "mid-tier"
-        rate = calibrated_rate(unslowed) if calibrated else float(setting)
+        rate = calibrated_rate(unslowed) if calibrated else cpu_rate(setting)
         return CpuProfile(rate, calibrated, unslowed, score(rate))
     finally:
         context.close()
@@ -523,29 +539,6 @@ def paths(game_id: int) -> dict[str, str]:
     }
 
 
-def warm_up(base_url: str, pages: list[str], session: str, workers: int) -> None:
-    """Every gunicorn worker serves every page before one is measured.
-
-    A worker's first game page (its templates compiled, the word list opened)
-    took 262 ms against 26 for the next on the machine of 2026-12-03 afternoon, and
-    fell in the cold loads measured: that is the worker's start, which the cold-start
-    bench measures (section 4), not what a player waits for. Sync workers take
-    requests as they come, so each page is asked for by two clients a worker at once.
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
-    def get(path: str) -> None:
-        request = urllib.request.Request(
-            base_url + path, headers={"Cookie": f"sessionid={session}"}
-        )
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            answer.read()
-
-    with ThreadPoolExecutor(2 * workers) as clients:
-        for _ in range(2):
-            list(clients.map(get, [path for path in pages for _ in range(2 * workers)]))
-
-
 def measure_variant(
     browser: Browser,
     name: str,
@@ -644,8 +637,7 @@ def run(
                 stack.step_database(services)
                 say(f"{name}...")
                 with stack.gunicorn({**env, **extra}, port, 2, folder) as server:
-                    where = paths(int(seeded[0]["game"]))
-                    warm_up(server.base_url, list(where.values()), sessions[0], server.workers)
+                    server.warm_up(list(paths(int(seeded[0]["game"])).values()), sessions[0])
                     result.append(
                         measure_variant(
                             browser,

@@ -24,6 +24,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -278,6 +279,28 @@ class Server:
             return [int(p) for p in children.read_text().split()]
         except OSError:
             return []
+
+    def warm_up(self, paths: list[str], session: str) -> None:
+        """Each worker, in all likelihood, serves each page before anything is measured.
+
+        A fresh worker's first game page compiles its templates and opens the word list
+        (262 ms against 26 for the next one on the machine of 2026-12-03 afternoon), and
+        fills the Redis page cache that ``step_database`` emptied. Sync workers take the
+        connections as the kernel hands them out, so each page is asked for by two
+        clients a worker at once, twice. Only these pages: a worker's first preview or
+        Play still pays for the rules engine's first use. The site's load bench warms
+        its workers the same way through its simulated players (``web/__init__.py``).
+        """
+
+        def get(path: str) -> None:
+            headers = {"Cookie": f"sessionid={session}"}
+            request = urllib.request.Request(self.base_url + path, headers=headers)
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                answer.read()
+
+        with ThreadPoolExecutor(2 * self.workers) as clients:
+            for _ in range(2):
+                list(clients.map(get, [path for path in paths for _ in range(2 * self.workers)]))
 
 
 def _cpu_of(pid: int) -> float | None:

@@ -312,6 +312,10 @@ def test_the_phone_s_cpu_slowdown_brings_chromium_to_a_mid_tier_phone_s_score() 
     assert phone.calibrated_rate(2412) == 2.41  # in the protocol's hundredths
     assert phone.calibrated_rate(1000) == 1
     assert phone.calibrated_rate(800) == 1  # slower than the phone: never sped up
+    assert phone.cpu_rate("4") == 4 and phone.cpu_rate("2.5") == 2.5
+    for wrong in ("0.5", "fast", ""):
+        with pytest.raises(ValueError, match="BENCH_PHONE_CPU"):
+            phone.cpu_rate(wrong)
 
 
 def test_the_phone_report_says_how_its_cpu_was_slowed() -> None:
@@ -319,9 +323,11 @@ def test_the_phone_report_says_how_its_cpu_was_slowed() -> None:
     assert calibrated.startswith("2.41× CPU slowdown, calibrated to a mid-tier phone")
     assert "2,412 unslowed, 1,003 slowed" in calibrated
     fixed = phone.CpuProfile(4, False, 2412, 598).describe()
-    assert "fixed (BENCH_PHONE_CPU)" in fixed and "598 slowed" in fixed
+    assert fixed.startswith("4× CPU slowdown, fixed (") and "598 slowed" in fixed
     weak = phone.CpuProfile(1, True, 640, 640).describe()
     assert "slower than a mid-tier phone" in weak and "640 unslowed" in weak
+    just_enough = phone.CpuProfile(1, True, 1003, 1001).describe()
+    assert "calibrated to a mid-tier phone" in just_enough
     old = phone_result()  # a run saved before the calibration: a fixed 4×, no scores
     assert "4× CPU slowdown, fixed" in phone.blocks(old)["phone-pages"]
 

@@ -44,8 +44,10 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 # a page that took two waited on Redis twice. Production's timeout is 1 s; these
 # tests wait 2 s, so that the CPU of a machine running the suite beside browsers
 # (a settings page once took 2.05 s with Redis stopped, waiting on nothing) stays
-# inside the margin.
+# inside the margin. Redis is left alone as long after a failure, so that a later
+# cache operation of the same slow request does not wait a second time.
 CACHE_TIMEOUT = 2
+RETRY_SECONDS = CACHE_TIMEOUT
 WITHIN = 2 * CACHE_TIMEOUT
 NEW_PASSWORD = "diable-rouge-2026"
 CHAT = {"action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"}
@@ -53,13 +55,12 @@ CHAT = {"action": "place", "placements": "H8=C,I8=H,J8=A,K8=T"}
 
 @pytest.fixture
 def site(site_on_private_redis: RedisServer, settings) -> RedisServer:  # noqa: F811
-    # Shorter than production's 5 s, so that the tests see Redis come back quickly.
     for alias in settings.CACHES:
-        settings.CACHES[alias]["RETRY_SECONDS"] = 1
-        settings.CACHES[alias]["OPTIONS"] = {
-            "socket_connect_timeout": CACHE_TIMEOUT,
-            "socket_timeout": CACHE_TIMEOUT,
-        }
+        # Shorter than production's 5 s, so that the tests see Redis come back quickly.
+        settings.CACHES[alias]["RETRY_SECONDS"] = RETRY_SECONDS
+        # Longer than production's 1 s (WITHIN, above).
+        timeouts = {"socket_connect_timeout": CACHE_TIMEOUT, "socket_timeout": CACHE_TIMEOUT}
+        settings.CACHES[alias]["OPTIONS"] = {**settings.CACHES[alias]["OPTIONS"], **timeouts}
     settings.DIAMINO_BROKER_RETRY_SECONDS = 1.0
     settings.DIAMINO_NOTIFICATION_SWEEP_AFTER = timedelta(0)
     app.control.purge()
@@ -96,7 +97,7 @@ def link_in(text: str, pattern: str) -> str:
 
 def send_what_is_pending() -> None:
     """Redis is back: beat's sweep queues the rows, a worker sends them."""
-    time.sleep(1.1)  # past the retry window of the cache and the broker
+    time.sleep(RETRY_SECONDS + 0.1)  # past the retry window of the cache and the broker
     with a_worker():
         periodic.sweep()
         assert wait_for(lambda: not Notification.objects.filter(status="pending").exists())
@@ -154,7 +155,7 @@ def test_with_redis_stopped_the_account_pages_answer_and_the_emails_go_once_it_i
     assert log_in(player_client("198.51.100.7"), "alice", NEW_PASSWORD).status_code == 302
 
 
-def test_with_redis_hanging_every_page_and_form_answers_within_the_cache_timeout(
+def test_with_redis_hanging_every_page_and_form_waits_on_redis_at_most_once(
     site: RedisServer,
 ) -> None:
     alice, bob = make_player("alice"), make_player("bob")
@@ -200,7 +201,7 @@ def test_moves_with_redis_stopped_and_started_are_played_once_and_mailed_once(
     assert timed(lambda: two.get(reverse("games:page", args=[game.pk]))).status_code == 200
 
     site.start()
-    time.sleep(1.1)
+    time.sleep(RETRY_SECONDS + 0.1)
     assert timed(lambda: two.post(play, {"version": 1, "action": "pass"})).status_code == 302
 
     game.refresh_from_db()
@@ -234,7 +235,7 @@ def test_a_log_out_while_redis_hangs_stays_a_log_out_once_it_answers(site: Redis
         assert timed(lambda: alice.post(reverse("account_logout"))).status_code == 302
     finally:
         site.resume()
-    time.sleep(1.1)
+    time.sleep(RETRY_SECONDS + 0.1)
     thief = Client()
     thief.cookies["sessionid"] = cookie  # Redis still held the session when it froze
     response = timed(lambda: thief.get(reverse("accounts:settings")))
