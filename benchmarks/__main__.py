@@ -57,7 +57,7 @@ def main() -> int:
     phone_cpu = os.environ.get("BENCH_PHONE_CPU", "mid-tier")
     if "phone" in parts and phone_cpu != "mid-tier":
         try:
-            phone.cpu_rate(phone_cpu)  # refused now, not after the other parts' minutes
+            phone.fixed_rate(phone_cpu)  # refused now, not after the other parts' minutes
         except ValueError as exc:
             raise SystemExit(str(exc)) from None
     started = time.perf_counter()

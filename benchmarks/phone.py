@@ -18,11 +18,11 @@ is run at 1×, and the report says it is slower than the phone.
 comparable with runs before 2026-12-03 afternoon; the report gives the scores
 either way.
 
-Before the pages, every gunicorn worker serves each of them (``Server.warm_up``):
-a worker's first page is its start, not what a player waits for.
 The server is the load benchmark's production-like one (``benchmarks.web.stack``):
 gunicorn, DEBUG off, static files collected into WhiteNoise's manifest storage,
-PostgreSQL and Redis. Service workers are blocked: the site's worker precaches
+PostgreSQL and Redis. Each of its workers is asked for each page before the
+pages are measured (``Server.warm_up``): a worker's first page is its start, not
+what a player waits for. Service workers are blocked: the site's worker precaches
 files after the first visit, which would count in one page's bytes and not
 another's.
 
@@ -228,7 +228,7 @@ def calibrated_rate(unslowed: float, target: float = MID_TIER_SCORE) -> float:
     return max(1.0, round(unslowed / target, 2))
 
 
-def cpu_rate(setting: str) -> float:
+def fixed_rate(setting: str) -> float:
     """``BENCH_PHONE_CPU``'s fixed slowdown; DevTools' protocol takes 1 (none) and up."""
     try:
         rate = float(setting)
@@ -261,7 +261,7 @@ def cpu_profile(browser: Browser, setting: str) -> CpuProfile:
             run()
         unslowed = score(1.0)
         calibrated = setting == "mid-tier"
-        rate = calibrated_rate(unslowed) if calibrated else cpu_rate(setting)
+        rate = calibrated_rate(unslowed) if calibrated else fixed_rate(setting)
         return CpuProfile(rate, calibrated, unslowed, score(rate))
     finally:
         context.close()

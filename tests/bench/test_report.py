@@ -312,10 +312,10 @@ def test_the_phone_s_cpu_slowdown_brings_chromium_to_a_mid_tier_phone_s_score() 
     assert phone.calibrated_rate(2412) == 2.41  # in the protocol's hundredths
     assert phone.calibrated_rate(1000) == 1
     assert phone.calibrated_rate(800) == 1  # slower than the phone: never sped up
-    assert phone.cpu_rate("4") == 4 and phone.cpu_rate("2.5") == 2.5
+    assert phone.fixed_rate("4") == 4 and phone.fixed_rate("2.5") == 2.5
     for wrong in ("0.5", "fast", ""):
         with pytest.raises(ValueError, match="BENCH_PHONE_CPU"):
-            phone.cpu_rate(wrong)
+            phone.fixed_rate(wrong)
 
 
 def test_the_phone_report_says_how_its_cpu_was_slowed() -> None:
