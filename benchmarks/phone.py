@@ -215,8 +215,8 @@ class CpuProfile:
         return f"{self.rate:g}× CPU slowdown, {how}{scores}"
 
 
-def calibrated_rate(unslowed: float, target: float = MID_TIER_SCORE) -> float:
-    """The slowdown that brings an ``unslowed`` score down to ``target``'s: their ratio.
+def calibrated_rate(unslowed: float) -> float:
+    """The slowdown that brings an ``unslowed`` score down to the mid-tier phone's: their ratio.
 
     A slowed CPU does proportionally less of the benchmark's work (2× gave half the
     score here, 4× a quarter, within the runs' spread). DevTools bisects the rate
@@ -225,7 +225,7 @@ def calibrated_rate(unslowed: float, target: float = MID_TIER_SCORE) -> float:
     1.19 to 1.69 for the same machine. In hundredths, the protocol's step; 1 when the
     machine scores under the target unslowed (it cannot be sped up).
     """
-    return max(1.0, round(unslowed / target, 2))
+    return max(1.0, round(unslowed / MID_TIER_SCORE, 2))
 
 
 def fixed_rate(setting: str) -> float:
@@ -629,6 +629,7 @@ def run(
         seeded = stack.seed(seed_env, "2x1", 16)["players"]
         assert isinstance(seeded, list)
         sessions = [str(p["session"]) for p in seeded]
+        pages = list(paths(int(seeded[0]["game"])).values())
         with chromium() as browser:
             say("calibrating the phone's CPU...")
             profile = cpu_profile(browser, cpu)
@@ -637,7 +638,7 @@ def run(
                 stack.step_database(services)
                 say(f"{name}...")
                 with stack.gunicorn({**env, **extra}, port, 2, folder) as server:
-                    server.warm_up(list(paths(int(seeded[0]["game"])).values()), sessions[0])
+                    server.warm_up(pages, sessions[0])
                     result.append(
                         measure_variant(
                             browser,
